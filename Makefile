@@ -1,0 +1,170 @@
+# CUDA P2P lab course: one non-recursive Makefile for every lab.
+#
+# Labs are found from their folders: labs/NN-name holds the handout and the
+# skeleton, solutions/NN-name the reference solution (the master text the
+# skeleton is generated from). Adding a lab needs no edit here.
+#
+# Build output goes to $(BUILD): $(BUILD)/ref/bin/NN-name is the reference
+# program, $(BUILD)/student/bin/NN-name the student's.
+#
+# `make help` lists the targets and the variables you may set.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+# ---------------------------------------------------------------- settings --
+NVCC_FOUND := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_HOME ?= $(if $(NVCC_FOUND),$(patsubst %/bin/nvcc,%,$(NVCC_FOUND)),/usr/local/cuda)
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
+BUILD ?= build
+V ?= 0
+# SM versions to build for; default: the GPUs present, else Volta..Hopper.
+CUDA_ARCH ?= $(shell tools/cuda-arch.sh "$(NVCC)")
+# Tests read this: ref (reference solutions) or student (labs/ skeletons).
+LAB_BUILD ?= ref
+
+ifeq ($(V),1)
+  Q :=
+  say = @true
+else
+  Q := @
+  say = @printf '  %-8s %s\n' $(1) $(2)
+endif
+
+ARCH_NEWEST := $(lastword $(sort $(CUDA_ARCH)))
+GENCODE := $(foreach sm,$(CUDA_ARCH),-gencode arch=compute_$(sm),code=sm_$(sm)) \
+           -gencode arch=compute_$(ARCH_NEWEST),code=compute_$(ARCH_NEWEST)
+
+WARN_C := -Wall -Wextra -Wshadow -Wstrict-prototypes -Werror
+CFLAGS_ALL := -std=c11 -O2 -g $(WARN_C) -I common -isystem $(CUDA_HOME)/include $(CFLAGS)
+NVCCFLAGS_ALL := -std=c++17 -O2 -g -lineinfo $(GENCODE) -Werror all-warnings \
+                 -Xcompiler -Wall,-Wextra,-Wshadow -I common $(NVCCFLAGS)
+# A skeleton holds stubs by design: a variable that only the solution uses
+# must not stop the student's build.
+STUDENT_CFLAGS := -Wno-unused-variable -Wno-unused-parameter -Wno-unused-function \
+                  -Wno-unused-but-set-variable
+empty :=
+space := $(empty) $(empty)
+comma := ,
+STUDENT_NVCCFLAGS := -Xcompiler $(subst $(space),$(comma),$(strip $(STUDENT_CFLAGS))) \
+                     -diag-suppress 177,550
+LDLIBS_ALL := $(LDLIBS)
+
+# -------------------------------------------------------------- discovery --
+LAB_DIRS := $(sort $(wildcard labs/[0-9][0-9]-*))
+LABS := $(notdir $(LAB_DIRS))
+HAVE_SOLUTIONS := $(wildcard solutions)
+REF_LABS := $(notdir $(sort $(wildcard solutions/[0-9][0-9]-*)))
+
+# ---------------------------------------------------------- common library --
+COMMON_SRCS := $(sort $(wildcard common/*.c))
+COMMON_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(COMMON_SRCS))
+COMMON_LIB := $(BUILD)/common/libcourse.a
+
+$(BUILD)/common/%.o: common/%.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(COMMON_LIB): $(COMMON_OBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# ------------------------------------------------------------------- labs --
+# lab_rules(variant, source dir, lab name, extra C flags, extra nvcc flags)
+define lab_rules
+$(1)_$(3)_SRCS := $$(sort $$(wildcard $(2)/*.cu $(2)/*.c))
+$(1)_$(3)_OBJS := $$(patsubst $(2)/%,$(BUILD)/$(1)/obj/$(3)/%.o,$$($(1)_$(3)_SRCS))
+$(1)_BINS += $(BUILD)/$(1)/bin/$(3)
+
+$(BUILD)/$(1)/bin/$(3): $$($(1)_$(3)_OBJS) $(COMMON_LIB)
+	$$(call say,LINK,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDLIBS_ALL)
+
+$(BUILD)/$(1)/obj/$(3)/%.cu.o: $(2)/%.cu
+	$$(call say,NVCC,$$<)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(NVCC) $(NVCCFLAGS_ALL) $(5) -I $(2) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/$(1)/obj/$(3)/%.c.o: $(2)/%.c
+	$$(call say,CC,$$<)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(4) -I $(2) -MMD -MP -c $$< -o $$@
+endef
+
+$(foreach lab,$(REF_LABS),$(eval $(call lab_rules,ref,solutions/$(lab),$(lab),,)))
+$(foreach lab,$(LABS),$(eval $(call lab_rules,student,labs/$(lab),$(lab),$(STUDENT_CFLAGS),$(STUDENT_NVCCFLAGS))))
+
+# ------------------------------------------------------------------ tools --
+# Small host programs the tests and `make doctor` use.
+TOOL_BINS := $(BUILD)/tools/gpu-query $(BUILD)/tools/common-probe
+
+$(BUILD)/tools/gpu-query: tools/gpu-query.c $(COMMON_LIB)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@.o
+	$(Q)$(NVCC) $(GENCODE) -o $@ $@.o $(COMMON_LIB)
+
+$(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@.o
+	$(Q)$(NVCC) $(GENCODE) -o $@ $@.o $(COMMON_LIB)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- targets --
+.PHONY: all reference student tools run test check doctor skeletons \
+        skeletons-check deps clean help
+
+all: reference student tools ## build every reference solution, skeleton and tool
+
+reference: $(ref_BINS) ## build the reference solutions only
+student: $(student_BINS) ## build the skeletons in labs/ (your work)
+tools: $(TOOL_BINS)
+
+deps: ## install what the tests need (apt-get when run as root), or say how
+	$(Q)tools/ensure-deps.sh
+
+run: reference tools ## run every reference solution here and write build/report/
+	$(Q)BUILD=$(BUILD) tools/run-report.sh
+
+test: deps reference tools ## run the whole test suite against the reference build
+	$(Q)BUILD=$(BUILD) LAB_BUILD=ref tests/run-bats.sh tests/*.bats
+
+# LAB=01 picks labs/01-*; the lab's tests run against your build.
+check: deps tools ## check your work on one lab: make check LAB=01
+	$(if $(LAB),,$(error say which lab: make check LAB=01 (labs: $(LABS))))
+	$(if $(wildcard tests/lab$(LAB).bats),,$(error no tests for lab '$(LAB)': expected tests/lab$(LAB).bats))
+	$(Q)$(MAKE) --no-print-directory $(filter $(BUILD)/student/bin/$(LAB)-%,$(student_BINS))
+	$(Q)BUILD=$(BUILD) LAB_BUILD=student tests/run-bats.sh tests/lab$(LAB).bats
+
+doctor: tools ## what this machine can do: toolchain, GPUs, P2P, runnable labs
+	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/doctor.sh
+
+skeletons: ## regenerate labs/ skeletons from solutions/ (never overwrites your edits)
+	$(Q)tools/skeletons.sh generate
+
+skeletons-check: ## fail when labs/ differs from what the generator makes
+	$(Q)tools/skeletons.sh check
+
+clean: ## remove build/
+	rm -rf $(BUILD)
+
+help: ## this list
+	@echo "Targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/\1|\2/' | \
+	    awk -F'|' '{ printf "  %-16s %s\n", $$1, $$2 }'
+	@echo
+	@echo "Variables (make VAR=value ...):"
+	@echo "  LAB=NN          the lab for 'make check' (labs: $(LABS))"
+	@echo "  CUDA_HOME       CUDA toolkit folder (now: $(CUDA_HOME))"
+	@echo "  NVCC            the CUDA compiler (now: $(NVCC))"
+	@echo "  CUDA_ARCH       SM versions to build for (now: $(CUDA_ARCH)); e.g. CUDA_ARCH=90"
+	@echo "  BUILD           build folder (now: $(BUILD))"
+	@echo "  V=1             print full command lines"
+	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"

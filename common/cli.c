@@ -1,0 +1,152 @@
+/**
+ * @file cli.c
+ * @brief Parsing of sizes and integers, and usage errors.
+ */
+#include "cli.h"
+#include "lab_exit.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void lab_usage_error(const char *prog, const char *fmt, ...)
+{
+    va_list args;
+    fflush(stdout);
+    fprintf(stderr, "%s: error: ", prog);
+    va_start(args, fmt);
+    vfprintf(stderr, fmt, args);
+    va_end(args);
+    fprintf(stderr, "\nTry '%s --help' for usage.\n", prog);
+    exit(LAB_EXIT_USAGE);
+}
+
+static void set_why(char *why, size_t why_len, const char *fmt, const char *text)
+{
+    if (why && why_len)
+        snprintf(why, why_len, fmt, text);
+}
+
+/* Unit suffixes and their multipliers; matched case-insensitively. */
+struct unit {
+    const char *suffix;
+    uint64_t factor;
+};
+
+static const struct unit units[] = {
+    {"", 1},        {"B", 1},
+    {"K", 1ULL << 10}, {"KiB", 1ULL << 10}, {"KB", 1000ULL},
+    {"M", 1ULL << 20}, {"MiB", 1ULL << 20}, {"MB", 1000000ULL},
+    {"G", 1ULL << 30}, {"GiB", 1ULL << 30}, {"GB", 1000000000ULL},
+    {"T", 1ULL << 40}, {"TiB", 1ULL << 40}, {"TB", 1000000000000ULL},
+};
+
+int lab_parse_size(const char *text, size_t *bytes, char *why, size_t why_len)
+{
+    if (text == NULL || *text == '\0') {
+        set_why(why, why_len, "empty size%s", "");
+        return -1;
+    }
+    /* strtoull accepts a sign and leading blanks; a size must start with a digit. */
+    if (!isdigit((unsigned char)text[0])) {
+        set_why(why, why_len, "'%s' is not a size (expected e.g. 4096, 4K, 256MiB, 1G)", text);
+        return -1;
+    }
+    errno = 0;
+    char *end = NULL;
+    unsigned long long number = strtoull(text, &end, 10);
+    if (errno == ERANGE) {
+        set_why(why, why_len, "size '%s' is too large", text);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcasecmp(end, units[i].suffix) != 0)
+            continue;
+        /* "KB" and "Kb" both mean 1000: only the case-insensitive spelling counts. */
+        if (number == 0) {
+            set_why(why, why_len, "size '%s' must be greater than zero", text);
+            return -1;
+        }
+        if (number > SIZE_MAX / units[i].factor) {
+            set_why(why, why_len, "size '%s' is too large", text);
+            return -1;
+        }
+        *bytes = (size_t)(number * units[i].factor);
+        return 0;
+    }
+    set_why(why, why_len, "unknown unit in '%s' (use B, K, M, G, T, KiB..TiB or KB..TB)", text);
+    return -1;
+}
+
+int lab_parse_int(const char *text, long min, long max, long *value,
+                  char *why, size_t why_len)
+{
+    if (text == NULL || *text == '\0') {
+        set_why(why, why_len, "empty number%s", "");
+        return -1;
+    }
+    errno = 0;
+    char *end = NULL;
+    long number = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || isspace((unsigned char)text[0])) {
+        set_why(why, why_len, "'%s' is not a whole number", text);
+        return -1;
+    }
+    if (errno == ERANGE || number < min || number > max) {
+        if (why && why_len)
+            snprintf(why, why_len, "%s is out of range (%ld..%ld)", text, min, max);
+        return -1;
+    }
+    *value = number;
+    return 0;
+}
+
+size_t lab_opt_size(const char *prog, const char *option, const char *text)
+{
+    char why[160];
+    size_t bytes = 0;
+    if (lab_parse_size(text, &bytes, why, sizeof why) != 0)
+        lab_usage_error(prog, "%s: %s", option, why);
+    return bytes;
+}
+
+long lab_opt_int(const char *prog, const char *option, const char *text,
+                 long min, long max)
+{
+    char why[160];
+    long value = 0;
+    if (lab_parse_int(text, min, max, &value, why, sizeof why) != 0)
+        lab_usage_error(prog, "%s: %s", option, why);
+    return value;
+}
+
+void lab_no_operands(const char *prog, int optind, int argc, char **argv)
+{
+    if (optind < argc)
+        lab_usage_error(prog, "unexpected argument '%s'", argv[optind]);
+}
+
+char *lab_format_size(size_t bytes, char *out, size_t out_len)
+{
+    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    size_t value = bytes;
+    int unit = 0;
+    while (unit < 4 && value >= 1024 && value % 1024 == 0) {
+        value /= 1024;
+        unit++;
+    }
+    snprintf(out, out_len, "%zu %s", value, names[unit]);
+    return out;
+}
+
+const char *lab_prog_name(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    return slash ? slash + 1 : argv0;
+}

@@ -1,0 +1,141 @@
+# Helpers every test file loads: `load helpers/lab`.
+#
+# Which build the lab tests run against comes from LAB_BUILD: "ref" (the
+# reference solutions, `make test`) or "student" (labs/, `make check`).
+
+bats_load_library bats-support
+bats_load_library bats-assert
+bats_load_library bats-file
+
+REPO_ROOT="$(cd "$BATS_TEST_DIRNAME/.." && pwd)"
+BUILD_DIR="${BUILD:-build}"
+[[ "$BUILD_DIR" = /* ]] || BUILD_DIR="$REPO_ROOT/$BUILD_DIR"
+LAB_BUILD="${LAB_BUILD:-ref}"
+FIXTURES="$REPO_ROOT/tests/fixtures"
+
+# lab_program NN: the path of lab NN's program in the chosen build.
+lab_program() {
+    local match
+    for match in "$BUILD_DIR/$LAB_BUILD/bin/$1"-*; do
+        [ -x "$match" ] && { echo "$match"; return 0; }
+    done
+    echo "lab $1: no program in $BUILD_DIR/$LAB_BUILD/bin (build it with 'make')" >&2
+    return 1
+}
+
+# gpu_count: how many GPUs this machine has (0 without a driver).
+gpu_count() {
+    "$BUILD_DIR/tools/gpu-query" count 2>/dev/null
+}
+
+# require_gpus N: skip the test, with the reason, when fewer than N GPUs exist.
+require_gpus() {
+    local have
+    have=$(gpu_count)
+    [ "${have:-0}" -ge "$1" ] || skip "needs $1 GPUs, this machine has ${have:-0}"
+}
+
+# require_p2p_pair: skip unless some pair of GPUs has peer access both ways;
+# sets P2P_A and P2P_B to that pair.
+require_p2p_pair() {
+    require_gpus 2
+    local pair
+    pair=$("$BUILD_DIR/tools/gpu-query" pair) || skip "no P2P: $pair"
+    read -r P2P_A P2P_B <<<"$pair"
+}
+
+# fail_if_todo: when the program stopped at an unfinished exercise step, fail
+# with the TODO's own message (id and file:line), the hint a student needs.
+fail_if_todo() {
+    local todo
+    todo=$(grep -m1 -E '^TODO [0-9]+\.[0-9]+ is not done yet' <<<"$output" || true)
+    [ -z "$todo" ] || fail "unfinished: $todo"
+}
+
+# skip_if_77: map the program's "skipped" exit to a Bats skip, with its reason.
+skip_if_77() {
+    if [ "$status" -eq 77 ]; then
+        skip "$(grep -m1 'skipped' <<<"$output" || echo "program exit 77")"
+    fi
+}
+
+# lab_run NN ARGS...: run lab NN's program (stdout and stderr together).
+lab_run() {
+    local program
+    program=$(lab_program "$1") || fail "lab $1 is not built"
+    shift
+    run "$program" "$@"
+    fail_if_todo
+}
+
+# lab_run_gpu NN ARGS...: lab_run, then skip when the program says the
+# machine lacks what it needs (exit 77).
+lab_run_gpu() {
+    lab_run "$@"
+    skip_if_77
+}
+
+# capture NAME NN ARGS...: in setup_file, run a program once and keep its
+# stdout, stderr and status under $BATS_FILE_TMPDIR for many tests to read.
+capture() {
+    local name=$1 lab=$2 program
+    shift 2
+    program=$(lab_program "$lab") || return 0
+    "$program" "$@" >"$BATS_FILE_TMPDIR/$name.out" 2>"$BATS_FILE_TMPDIR/$name.err"
+    echo $? >"$BATS_FILE_TMPDIR/$name.status"
+}
+
+# captured NAME: load what capture kept into $output (stdout), $stderr and
+# $status; skip on 77, fail on an unfinished TODO or a missing program.
+captured() {
+    local base="$BATS_FILE_TMPDIR/$1"
+    [ -f "$base.status" ] || fail "the program was not run (is it built?)"
+    output=$(cat "$base.out")
+    stderr=$(cat "$base.err")
+    status=$(cat "$base.status")
+    CAPTURED_CSV="$base.out"
+    skip_if_77
+    local saved=$output
+    output="$stderr"
+    fail_if_todo
+    output=$saved
+}
+
+# float_ok A OP B: numeric comparison of decimals (awk), e.g. float_ok "$x" '>' 0
+float_ok() {
+    awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
+        if (a !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/ || b !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) exit 2
+        if (op == ">")  exit !(a + 0 >  b + 0)
+        if (op == ">=") exit !(a + 0 >= b + 0)
+        if (op == "<")  exit !(a + 0 <  b + 0)
+        if (op == "<=") exit !(a + 0 <= b + 0)
+        exit 2 }'
+}
+
+# assert_float A OP B: float_ok with a message naming the values.
+assert_float() {
+    float_ok "$@" || fail "expected $1 $2 $3"
+}
+
+# csv_get FILE COLUMN [COL=VALUE...]: the COLUMN values of the rows whose
+# other columns match, one per line. Fields hold no quoted commas here.
+csv_get() {
+    local file=$1 column=$2
+    shift 2
+    awk -F, -v want="$column" -v filters="$*" '
+        NR == 1 {
+            for (i = 1; i <= NF; i++) col[$i] = i
+            if (!(want in col)) { print "no column " want > "/dev/stderr"; exit 2 }
+            n = split(filters, f, " ")
+            for (k = 1; k <= n; k++) {
+                split(f[k], kv, "=")
+                if (!(kv[1] in col)) { print "no column " kv[1] > "/dev/stderr"; exit 2 }
+                fcol[k] = col[kv[1]]; fval[k] = kv[2]
+            }
+            next
+        }
+        {
+            for (k = 1; k <= n; k++) if ($fcol[k] != fval[k]) next
+            print $col[want]
+        }' "$file"
+}

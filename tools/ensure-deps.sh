@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# ensure-deps.sh: make sure the tools the tests use are here. Missing Debian
+# packages are installed with apt-get when running as root; otherwise the
+# command to run is printed. The script exits 1 only when a required tool
+# (Bats and its libraries, unifdef) is still missing; without an optional one
+# (gnuplot, doxygen) the tests that need it skip and say why.
+# LAB_NO_INSTALL=1 only checks (for machines without a package registry).
+set -euo pipefail
+
+missing=()   # required
+optional=()  # wanted, not required
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+have_bats_lib() { # NAME: found on BATS_LIB_PATH (default /usr/lib/bats)
+    local dir
+    IFS=: read -r -a dirs <<<"${BATS_LIB_PATH:-/usr/lib/bats:/usr/lib}"
+    for dir in "${dirs[@]}"; do
+        [ -f "$dir/$1/load.bash" ] && return 0
+    done
+    return 1
+}
+
+have_cmd bats || missing+=(bats)
+for lib in bats-support bats-assert bats-file; do
+    have_bats_lib "$lib" || missing+=("$lib")
+done
+have_cmd unifdef || missing+=(unifdef)
+have_cmd gnuplot || optional+=(gnuplot-nox)
+have_cmd doxygen || optional+=(doxygen)
+
+all=("${missing[@]}" "${optional[@]}")
+[ ${#all[@]} -eq 0 ] && exit 0
+
+echo "deps: missing Debian packages: ${all[*]}"
+if [ "${LAB_NO_INSTALL:-0}" != 1 ] && [ "$(id -u)" -eq 0 ] && have_cmd apt-get; then
+    export DEBIAN_FRONTEND=noninteractive
+    if apt-get update -qq && apt-get install -y -qq --no-install-recommends "${all[@]}" >/dev/null; then
+        echo "deps: installed ${all[*]}"
+        exit 0
+    fi
+    echo "deps: apt-get could not install them" >&2
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "deps: the tests need: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+echo "deps: without ${optional[*]} the tests that need them skip (sudo apt-get install ${optional[*]})"

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# skeletons.sh generate|check
+#
+# The reference solutions in solutions/NN-name/ are the master text. Each
+# exercise step is written there as
+#
+#     #ifndef LAB_SKELETON
+#         ... the solution ...
+#     #else
+#         LAB_TODO("NN.k");
+#     #endif
+#
+# and the skeleton in labs/NN-name/ is what unifdef makes of it with
+# LAB_SKELETON defined: the solution lines are gone, the TODO stays.
+#
+# generate  writes labs/ from solutions/. A labs/ file that differs from what
+#           was last generated (its checksum is not the one recorded in
+#           labs/.skeletons.sha256) was edited by hand, most likely by a
+#           student: it is never overwritten; the new text goes beside it as
+#           FILE.new and the command exits 1.
+# check     exits 1 when labs/ differs from what generate would write.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+manifest=labs/.skeletons.sha256
+case "$mode" in generate|check) ;; *) echo "usage: $0 generate|check" >&2; exit 2 ;; esac
+
+if [ ! -d solutions ]; then
+    echo "skeletons: no solutions/ folder here (a student tree); nothing to generate"
+    exit 0
+fi
+if ! command -v unifdef >/dev/null 2>&1; then
+    echo "skeletons: unifdef is missing; install it with: sudo apt-get install unifdef" >&2
+    exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Generate every skeleton into $tmp, mirroring the labs/ paths.
+while IFS= read -r master; do
+    rel=${master#solutions/}
+    mkdir -p "$tmp/$(dirname "$rel")"
+    # unifdef exits 0 (unchanged) or 1 (changed); 2 is a real error.
+    status=0
+    unifdef -DLAB_SKELETON "$master" >"$tmp/$rel" || status=$?
+    if [ "$status" -ge 2 ]; then
+        echo "skeletons: unifdef failed on $master" >&2
+        exit 1
+    fi
+done < <(find solutions -type f \( -name '*.c' -o -name '*.cu' -o -name '*.h' -o -name '*.cuh' \) | sort)
+
+(cd "$tmp" && find . -type f | sed 's|^\./||' | sort) >"$tmp.list"
+trap 'rm -rf "$tmp" "$tmp.list"' EXIT
+
+recorded_sum() { # path -> checksum recorded at the last generate, or nothing
+    [ -f "$manifest" ] && awk -v p="$1" '$2 == p { print $1 }' "$manifest" || true
+}
+
+if [ "$mode" = check ]; then
+    bad=0
+    while IFS= read -r rel; do
+        if ! cmp -s "$tmp/$rel" "labs/$rel"; then
+            echo "skeletons: labs/$rel differs from what solutions/$rel generates" >&2
+            bad=1
+        fi
+        want=$(cd "$tmp" && sha256sum "$rel" | cut -d' ' -f1)
+        if [ "$(recorded_sum "$rel")" != "$want" ]; then
+            echo "skeletons: $manifest has no up-to-date checksum for $rel" >&2
+            bad=1
+        fi
+    done <"$tmp.list"
+    # A skeleton source with no master is left over from a removed file.
+    while IFS= read -r stray; do
+        rel=${stray#labs/}
+        if ! grep -qxF "$rel" "$tmp.list"; then
+            echo "skeletons: labs/$rel has no master in solutions/" >&2
+            bad=1
+        fi
+    done < <(find labs -type f \( -name '*.c' -o -name '*.cu' -o -name '*.h' -o -name '*.cuh' \) | sort)
+    [ "$bad" -eq 0 ] && echo "skeletons: labs/ matches solutions/"
+    exit "$bad"
+fi
+
+kept=0
+new_manifest=$(mktemp)
+while IFS= read -r rel; do
+    target=labs/$rel
+    fresh=$(cd "$tmp" && sha256sum "$rel" | cut -d' ' -f1)
+    if [ -f "$target" ] && ! cmp -s "$tmp/$rel" "$target"; then
+        current=$(sha256sum "$target" | cut -d' ' -f1)
+        if [ "$current" != "$(recorded_sum "$rel")" ]; then
+            cp "$tmp/$rel" "$target.new"
+            echo "skeletons: kept your edited $target; the regenerated skeleton is $target.new" >&2
+            kept=1
+            # Keep the old checksum so the file still counts as edited next time.
+            old=$(recorded_sum "$rel")
+            [ -n "$old" ] && echo "$old  $rel" >>"$new_manifest"
+            continue
+        fi
+    fi
+    if ! cmp -s "$tmp/$rel" "$target" 2>/dev/null; then
+        mkdir -p "$(dirname "$target")"
+        cp "$tmp/$rel" "$target"
+        echo "skeletons: wrote $target"
+    fi
+    echo "$fresh  $rel" >>"$new_manifest"
+done <"$tmp.list"
+mv "$new_manifest" "$manifest"
+chmod 644 "$manifest"
+exit "$kept"
