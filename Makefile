@@ -157,11 +157,11 @@ clean: ## remove build/
 
 help: ## this list
 	@echo "Targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/\1|\2/' | \
+	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed -E 's/^([a-z-]+):.*## (.*)/\1|\2/' | \
 	    awk -F'|' '{ printf "  %-16s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Variables (make VAR=value ...):"
-	@echo "  LAB=NN          the lab for 'make check' (labs: $(LABS))"
+	@echo "  LAB=NN          the lab for 'make check' (labs: $(foreach l,$(LABS),$(firstword $(subst -, ,$(l)))))"
 	@echo "  CUDA_HOME       CUDA toolkit folder (now: $(CUDA_HOME))"
 	@echo "  NVCC            the CUDA compiler (now: $(NVCC))"
 	@echo "  CUDA_ARCH       SM versions to build for (now: $(CUDA_ARCH)); e.g. CUDA_ARCH=90"

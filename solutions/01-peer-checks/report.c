@@ -177,20 +177,28 @@ static void print_enabling(const peer_report *r)
 static void print_claims(const peer_report *r)
 {
     int directions = count_directions(r);
+    verdict flags = flags_claim(r), mutual = mutual_claim(r);
     printf("\nChapter 4.1, claim by claim\n");
-    printf("  \"the second argument must be 0\": %s",
-           verdict_word(flags_claim(r)));
-    if (flags_claim(r) == HOLDS)
-        printf(" (flags=1 was rejected on all %d directions)", directions);
-    printf("\n  \"once enabled, the memories are visible to each other\": %s",
-           verdict_word(mutual_claim(r)));
-    if (mutual_claim(r) == DOES_NOT_HOLD)
-        printf(" (access is per direction: enable both ways)");
-    printf("\n  \"P2P needs UVA\": %s here: %d of %d GPUs have UVA, so the case\n"
-           "      without it cannot be run on this machine\n",
-           verdict_word(NOT_TESTABLE), uva_count(r), r->n);
-    printf("  \"the GPUs must be physically connected\": %s here: %d of %d directions\n"
-           "      have peer access\n",
+    printf("claim flags_must_be_zero: %s: ", verdict_word(flags));
+    if (flags == HOLDS)
+        printf("flags=1 was rejected on all %d directions with peer access\n", directions);
+    else if (flags == DOES_NOT_HOLD)
+        printf("a non-zero flags value was accepted on at least one direction\n");
+    else
+        printf("no pair of GPUs has peer access, so nothing could be enabled\n");
+    printf("claim access_is_mutual: %s: ", verdict_word(mutual));
+    if (mutual == DOES_NOT_HOLD)
+        printf("after enabling %s, the reverse direction still reported %s: "
+               "access is one-way, enable it from both sides\n",
+               "one direction", "cudaErrorPeerAccessNotEnabled");
+    else if (mutual == HOLDS)
+        printf("the reverse direction came on with the first\n");
+    else
+        printf("no pair of GPUs has peer access\n");
+    printf("claim uva_required: %s: %d of %d GPUs have UVA, so the case without it "
+           "cannot be run here\n", verdict_word(NOT_TESTABLE), uva_count(r), r->n);
+    printf("claim physical_link_required: %s: %d of %d directions have peer access; "
+           "no unconnected pair exists here to show the failure\n",
            verdict_word(NOT_TESTABLE), directions, r->n * (r->n - 1));
 }
 

@@ -32,7 +32,7 @@ gpu_count() {
 require_gpus() {
     local have
     have=$(gpu_count)
-    [ "${have:-0}" -ge "$1" ] || skip "needs $1 GPUs, this machine has ${have:-0}"
+    [ "${have:-0}" -ge "$1" ] || skip "needs $1 GPU(s), this machine has ${have:-0}"
 }
 
 # require_p2p_pair: skip unless some pair of GPUs has peer access both ways;
@@ -81,8 +81,9 @@ capture() {
     local name=$1 lab=$2 program
     shift 2
     program=$(lab_program "$lab") || return 0
-    "$program" "$@" >"$BATS_FILE_TMPDIR/$name.out" 2>"$BATS_FILE_TMPDIR/$name.err"
-    echo $? >"$BATS_FILE_TMPDIR/$name.status"
+    local rc=0
+    "$program" "$@" >"$BATS_FILE_TMPDIR/$name.out" 2>"$BATS_FILE_TMPDIR/$name.err" || rc=$?
+    echo "$rc" >"$BATS_FILE_TMPDIR/$name.status"
 }
 
 # captured NAME: load what capture kept into $output (stdout), $stderr and

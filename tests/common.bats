@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# The host side of common/: parsing, statistics, data, verification, output.
+# Runs on every machine through build/tools/common-probe.
+
+load helpers/lab
+
+probe() {
+    run "$BUILD_DIR/tools/common-probe" "$@"
+}
+
+@test "common: plain numbers are bytes" {
+    probe size 4096
+    assert_success
+    assert_output 4096
+    probe size 1B
+    assert_output 1
+}
+
+@test "common: K, M, G and KiB, MiB, GiB are powers of 1024" {
+    probe size 4K;     assert_output 4096
+    probe size 256MiB; assert_output 268435456
+    probe size 1G;     assert_output 1073741824
+    probe size 2gib;   assert_output 2147483648
+}
+
+@test "common: KB, MB, GB are powers of 1000" {
+    probe size 4KB; assert_output 4000
+    probe size 1MB; assert_output 1000000
+    probe size 1GB; assert_output 1000000000
+}
+
+@test "common: bad sizes are rejected with the reason" {
+    probe size 0
+    assert_equal "$status" 2
+    assert_output --partial "greater than zero"
+    probe size -4K
+    assert_equal "$status" 2
+    assert_output --partial "is not a size"
+    probe size abc
+    assert_equal "$status" 2
+    probe size 4X
+    assert_equal "$status" 2
+    assert_output --partial "unknown unit"
+    probe size 1.5K
+    assert_equal "$status" 2
+    probe size ""
+    assert_equal "$status" 2
+    assert_output --partial "empty"
+}
+
+@test "common: sizes that overflow size_t are rejected" {
+    probe size 99999999999999999999
+    assert_equal "$status" 2
+    assert_output --partial "too large"
+    probe size 20000000T
+    assert_equal "$status" 2
+    assert_output --partial "too large"
+}
+
+@test "common: integers are checked against their range" {
+    probe int 7 0 10;  assert_output 7
+    probe int -1 0 10
+    assert_equal "$status" 2
+    assert_output --partial "out of range"
+    probe int 3x 0 10
+    assert_equal "$status" 2
+    assert_output --partial "not a whole number"
+    probe int "" 0 10
+    assert_equal "$status" 2
+}
+
+@test "common: sizes are printed with the largest exact binary unit" {
+    probe format-size 4;          assert_output "4 B"
+    probe format-size 65536;      assert_output "64 KiB"
+    probe format-size 1073741824; assert_output "1 GiB"
+    probe format-size 1000001;    assert_output "1000001 B"
+    probe format-size 3145728;    assert_output "3 MiB"
+}
+
+@test "common: median, min, max and mean of odd and even sample counts" {
+    probe stats 5 1 3
+    assert_output "count=3 median=3 min=1 max=5 mean=3"
+    probe stats 4 1 3 10
+    assert_output "count=4 median=3.5 min=1 max=10 mean=4.5"
+    probe stats 2.5
+    assert_output "count=1 median=2.5 min=2.5 max=2.5 mean=2.5"
+}
+
+@test "common: statistics refuse no samples and non-finite samples" {
+    probe stats
+    assert_equal "$status" 2
+    probe stats 1 inf 2
+    assert_equal "$status" 2
+    probe stats 1 nan
+    assert_equal "$status" 2
+}
+
+@test "common: seeded bytes repeat for one seed and differ between seeds" {
+    probe fill-bytes 42 64
+    local first=$output
+    probe fill-bytes 42 64
+    assert_output "$first"
+    probe fill-bytes 43 64
+    refute_output "$first"
+    # Never all zeros, and an odd length is filled to the last byte.
+    refute_output --regexp '^(00)+$'
+    probe fill-bytes 42 13
+    assert_equal "${#output}" 26
+    assert_equal "$output" "${first:0:26}"
+}
+
+@test "common: seeded floats lie in [1, 2) so that doubling is exact" {
+    probe fill-floats 7 1000
+    assert_success
+    run awk '$1 < 1 || $1 >= 2 { bad++ } END { exit bad > 0 }' <<<"$output"
+    assert_success
+    probe fill-floats 7 1000
+    local distinct
+    distinct=$(sort -u <<<"$output" | wc -l)
+    assert [ "$distinct" -gt 990 ]
+}
+
+@test "common: seeded unsigned ints stay below their bound and use all of it" {
+    probe fill-uints 3 5000 256
+    run awk '$1 >= 256 { bad++ } { seen[$1] = 1 } END { n = 0; for (k in seen) n++; exit bad > 0 || n != 256 }' <<<"$output"
+    assert_success
+}
+
+@test "common: verification passes equal data and names the first differing byte" {
+    probe verify-bytes 00112233 00112233
+    assert_success
+    assert_output equal
+    probe verify-bytes 00112233 00114433
+    assert_failure 1
+    assert_output --partial "byte 2 of 4 is 0x22, expected 0x44"
+}
+
+@test "common: CSV fields are quoted only when they must be" {
+    probe csv-field "NVIDIA H200"
+    assert_output "NVIDIA H200"
+    probe csv-field 'GPU, "big" one'
+    assert_output '"GPU, ""big"" one"'
+}
+
+@test "common: GB/s means 1e9 bytes per second" {
+    probe gbps 1000000000 1000
+    assert_output "1.000"
+    probe gbps 268435456 1
+    assert_output "268.435"
+}
+
+@test "common: the probe rejects a command it does not know" {
+    probe no-such-command
+    assert_equal "$status" 2
+}
