@@ -172,3 +172,44 @@ setup_file() {
         assert_output --regexp "claim $id: (holds|does_not_hold|not_testable): "
     done
 }
+
+# --- recorded output (every machine) ------------------------------------------
+
+@test "01: the live CSV passes the schema checks" {
+    load helpers/lab01
+    captured csv
+    run lab01_check_csv "$CAPTURED_CSV"
+    assert_success
+}
+
+@test "01: the recorded 2xH200 CSV passes the schema checks" {
+    load helpers/lab01
+    assert_file_exists "$FIXTURES/lab01-run.csv"
+    run lab01_check_csv "$FIXTURES/lab01-run.csv"
+    assert_success
+}
+
+@test "01: the schema checks reject broken output" {
+    load helpers/lab01
+    local broken="$BATS_TEST_TMPDIR/broken.csv"
+    # A missing pair.
+    grep -v '^access,1,0,can_access_peer' "$FIXTURES/lab01-run.csv" >"$broken"
+    run lab01_check_csv "$broken"
+    assert_failure
+    assert_output --partial "no access row for 1->0"
+    # A GPU that is its own peer.
+    sed 's/^access,0,0,can_access_peer,0$/access,0,0,can_access_peer,1/' "$FIXTURES/lab01-run.csv" >"$broken"
+    run lab01_check_csv "$broken"
+    assert_failure
+    assert_output --partial "its own peer"
+    # A non-zero flags value that was accepted.
+    sed 's/^enable,0,1,flags_1,.*/enable,0,1,flags_1,cudaSuccess/' "$FIXTURES/lab01-run.csv" >"$broken"
+    run lab01_check_csv "$broken"
+    assert_failure
+    assert_output --partial "flags=1 accepted"
+    # A verdict that is not one of the three words.
+    sed 's/^claim,,,access_is_mutual,.*/claim,,,access_is_mutual,maybe/' "$FIXTURES/lab01-run.csv" >"$broken"
+    run lab01_check_csv "$broken"
+    assert_failure
+    assert_output --partial "verdict maybe"
+}
