@@ -118,7 +118,7 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- targets --
-.PHONY: all reference student tools run test check doctor skeletons \
+.PHONY: all reference student tools run test check doctor docs skeletons \
         skeletons-check deps clean help
 
 all: reference student tools ## build every reference solution, skeleton and tool
@@ -133,7 +133,7 @@ deps: ## install what the tests need (apt-get when run as root), or say how
 run: reference tools ## run every reference solution here and write build/report/
 	$(Q)BUILD=$(BUILD) tools/run-report.sh
 
-test: deps reference tools ## run the whole test suite against the reference build
+test: deps all ## run the whole test suite against the reference build
 	$(Q)BUILD=$(BUILD) LAB_BUILD=ref tests/run-bats.sh tests/*.bats
 
 # LAB=01 picks labs/01-*; the lab's tests run against your build.
@@ -145,6 +145,11 @@ check: deps tools ## check your work on one lab: make check LAB=01
 
 doctor: tools ## what this machine can do: toolchain, GPUs, P2P, runnable labs
 	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/doctor.sh
+
+docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
+	$(Q)mkdir -p $(BUILD)/docs
+	$(Q)DOCS_OUT=$(BUILD)/docs doxygen Doxyfile || { cat $(BUILD)/docs/warnings.log; exit 1; }
+	@echo "docs: $(BUILD)/docs/html/index.html"
 
 skeletons: ## regenerate labs/ skeletons from solutions/ (never overwrites your edits)
 	$(Q)tools/skeletons.sh generate

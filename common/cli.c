@@ -33,10 +33,10 @@ static void set_why(char *why, size_t why_len, const char *fmt, const char *text
         snprintf(why, why_len, fmt, text);
 }
 
-/* Unit suffixes and their multipliers; matched case-insensitively. */
+/** A size unit: its suffix (matched case-insensitively) and multiplier. */
 struct unit {
-    const char *suffix;
-    uint64_t factor;
+    const char *suffix; /**< e.g. "MiB"; "" for plain bytes */
+    uint64_t factor;    /**< bytes per unit */
 };
 
 static const struct unit units[] = {

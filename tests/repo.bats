@@ -139,7 +139,7 @@ lab_names() {
     run make -s -C "$REPO_ROOT" help CUDA_ARCH=90
     assert_success
     for target in all run test check doctor skeletons clean help; do
-        assert_output --regexp "^  $target +"
+        assert_line --regexp "^  $target +"
     done
     for variable in LAB CUDA_HOME NVCC CUDA_ARCH V=1; do
         assert_output --partial "  $variable"
@@ -155,4 +155,21 @@ lab_names() {
 @test "repo: build output stays under build/, sources stay clean" {
     run git -C "$REPO_ROOT" status --porcelain --ignored=matching -- labs solutions common tests tools
     refute_output --regexp '\.(o|d|a)$'
+}
+
+@test "repo: make docs builds the API and handout pages with no warning" {
+    command -v doxygen >/dev/null || skip "doxygen is not installed (sudo apt-get install doxygen)"
+    local out="$BATS_TEST_TMPDIR/docs"
+    run make -s -C "$REPO_ROOT" docs BUILD="$out" CUDA_ARCH=90
+    assert_success
+    assert_file_exists "$out/docs/html/index.html"
+    run cat "$out/docs/warnings.log"
+    assert_output ""
+    # The common/ API and every lab's handout are pages of their own.
+    assert_file_exists "$out/docs/html/devices_8h.html"
+    local lab
+    for lab in $(lab_names); do
+        grep -rqs "$(head -n 1 "$REPO_ROOT/labs/$lab/README.md" | sed 's/^# //' | cut -c1-20)" "$out/docs/html" ||
+            fail "no docs page for labs/$lab/README.md"
+    done
 }

@@ -8,8 +8,12 @@
 
 #include <stdio.h>
 
-/* The chapter's claims this lab can decide, and how. */
-typedef enum verdict { HOLDS, DOES_NOT_HOLD, NOT_TESTABLE } verdict;
+/** The verdict on one of the chapter's claims. */
+typedef enum verdict {
+    HOLDS,         /**< the measurement agrees with the chapter */
+    DOES_NOT_HOLD, /**< the measurement contradicts it */
+    NOT_TESTABLE   /**< this machine cannot decide it */
+} verdict;
 
 static const char *verdict_word(verdict v)
 {

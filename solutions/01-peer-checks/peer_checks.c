@@ -170,6 +170,7 @@ static void run_checks(peer_report *r)
                 disable_access(dev, peer, report_pair(r, dev, peer));
 }
 
+/** @brief Parse the options, run every check, print the report. */
 int main(int argc, char **argv)
 {
     const char *prog = lab_prog_name(argv[0]);
