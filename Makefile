@@ -118,7 +118,7 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- targets --
-.PHONY: all reference student tools run test check doctor docs skeletons \
+.PHONY: all reference student tools run test check grade handout doctor docs skeletons \
         skeletons-check deps clean help
 
 all: reference student tools ## build every reference solution, skeleton and tool
@@ -146,9 +146,16 @@ check: deps tools ## check your work on one lab: make check LAB=01
 doctor: tools ## what this machine can do: toolchain, GPUs, P2P, runnable labs
 	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/doctor.sh
 
+grade: tools ## grade the student build: scorecard, JUnit XML and JSON in build/grade/
+	$(Q)$(MAKE) --no-print-directory student
+	$(Q)BUILD=$(BUILD) tools/grade.sh
+
+handout: ## the student tree without solutions: build/handout/ (folder and tarball)
+	$(Q)BUILD=$(BUILD) tools/make-handout.sh
+
 docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
 	$(Q)mkdir -p $(BUILD)/docs
-	$(Q)DOCS_OUT=$(BUILD)/docs doxygen Doxyfile || { cat $(BUILD)/docs/warnings.log; exit 1; }
+	$(Q)DOCS_OUT=$(BUILD)/docs DOCS_INPUT="README.md common $(wildcard solutions) labs tools/gpu-query.c" doxygen Doxyfile || { cat $(BUILD)/docs/warnings.log; exit 1; }
 	@echo "docs: $(BUILD)/docs/html/index.html"
 
 skeletons: ## regenerate labs/ skeletons from solutions/ (never overwrites your edits)

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# make-handout.sh: the student tree — the repository without solutions/, the
+# planted-mistake patches, and any other solution text — as a folder
+# ($BUILD/handout/p2p-course/) and a tarball ($BUILD/handout/p2p-course.tar.gz).
+# Only files git tracks are taken, so nothing from build/ or a local edit
+# that was never committed slips in.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD:-build}
+out="$build/handout"
+name=p2p-course
+rm -rf "$out"
+mkdir -p "$out/$name"
+
+git ls-files -z |
+    grep -zvE '^(solutions/|tests/mistakes/|tools/make-handout\.sh$|tools/mistakes\.sh$)' |
+    xargs -0 -I{} cp --parents {} "$out/$name/"
+
+# The solution text must not survive anywhere in the student tree.
+if grep -rlE 'LAB_SKELETON' "$out/$name" --include='*.c' --include='*.cu' --include='*.h' >/dev/null; then
+    echo "handout: solution guards found in the student tree" >&2
+    exit 1
+fi
+tar -C "$out" -czf "$out/$name.tar.gz" "$name"
+echo "handout: $out/$name/ and $out/$name.tar.gz ($(git ls-files | wc -l) tracked files, $(find "$out/$name" -type f | wc -l) in the handout)"

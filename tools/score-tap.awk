@@ -1,0 +1,81 @@
+# score-tap.awk: turn a Bats TAP stream into a scorecard and a JSON summary.
+#   awk -v rules=tests/points.tsv -v json=OUT.json -f tools/score-tap.awk tests.tap
+# Test names start with the lab number ("01: ..."). Lines read:
+#   "ok N NN: name"            passed
+#   "ok N NN: name # skip why" skipped (no points)
+#   "not ok N NN: name"        failed; the "# ..." lines after it give the hint:
+#                              the unfinished TODO when there is one, else the
+#                              test file and line of the failed check.
+
+    function points(lab, name,   i) {
+        for (i = 1; i <= nrules; i++)
+            if ((rlab[i] == "*" || rlab[i] == lab) && name ~ rpat[i]) return rpts[i]
+        return 0
+    }
+    function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
+    function finish_failure() {
+        if (pending != "") { hint[pending] = (hintline != "" ? hintline : "see " failline) }
+        pending = ""; hintline = ""; failline = ""
+    }
+    BEGIN {
+        while ((getline line < rules) > 0) {
+            if (line ~ /^#/ || line == "") continue
+            split(line, f, "\t"); nrules++
+            rlab[nrules] = f[1]; rpts[nrules] = f[2] + 0; rpat[nrules] = f[3]
+        }
+    }
+    /^(ok|not ok) [0-9]+ / {
+        finish_failure()
+        failed = ($1 == "not")
+        name = $0; sub(/^(not )?ok [0-9]+ /, "", name)
+        skipped = (name ~ / # skip/)
+        reason = ""
+        if (skipped) { reason = name; sub(/^.* # skip ?/, "", reason); sub(/ # skip.*$/, "", name) }
+        lab = name; sub(/:.*$/, "", lab)
+        n++; tlab[n] = lab; tname[n] = name
+        tpts[n] = points(lab, name)
+        tstate[n] = failed ? "failed" : (skipped ? "skipped" : "passed")
+        treason[n] = reason
+        if (!(lab in seen)) { seen[lab] = 1; order[++nlabs] = lab }
+        if (failed) pending = n
+        next
+    }
+    /^# / && pending != "" {
+        if ($0 ~ /unfinished: TODO/) { h = $0; sub(/^# *unfinished: /, "", h); if (hintline == "") hintline = h }
+        else if ($0 ~ /\(in test file / && failline == "") { failline = $0; sub(/^# *\(in test file /, "", failline); sub(/\)$/, "", failline) }
+        next
+    }
+    END {
+        finish_failure()
+        printf "%-6s %-14s %-12s\n", "lab", "tests passed", "points"
+        total = 0; max = 0
+        for (k = 1; k <= nlabs; k++) {
+            lab = order[k]; p = 0; t = 0; got = 0; possible = 0
+            for (i = 1; i <= n; i++) if (tlab[i] == lab) {
+                t++; possible += tpts[i]
+                if (tstate[i] == "passed") { p++; got += tpts[i] }
+            }
+            printf "%-6s %5d of %-5d %4d of %-4d\n", lab, p, t, got, possible
+            total += got; max += possible; labgot[lab] = got; labmax[lab] = possible
+        }
+        printf "total  %18s %4d of %-4d\n", "", total, max
+        printed = 0
+        for (i = 1; i <= n; i++) if (tstate[i] != "passed") {
+            if (!printed) { print "\nNot passed:"; printed = 1 }
+            printf "  [%s] %s (%d point%s)\n      %s\n", tstate[i], tname[i], tpts[i], tpts[i] == 1 ? "" : "s",
+                tstate[i] == "skipped" ? "skipped: " treason[i] : hint[i]
+        }
+        printf "{\n  \"points\": %d,\n  \"max_points\": %d,\n  \"labs\": [\n", total, max > json
+        for (k = 1; k <= nlabs; k++) {
+            lab = order[k]
+            printf "    {\"lab\": \"%s\", \"points\": %d, \"max_points\": %d, \"tests\": [\n", lab, labgot[lab], labmax[lab] > json
+            first = 1
+            for (i = 1; i <= n; i++) if (tlab[i] == lab) {
+                printf "%s      {\"name\": \"%s\", \"state\": \"%s\", \"points\": %d, \"hint\": \"%s\"}", first ? "" : ",\n",
+                    esc(tname[i]), tstate[i], tstate[i] == "passed" ? tpts[i] : 0, esc(tstate[i] == "failed" ? hint[i] : treason[i]) > json
+                first = 0
+            }
+            printf "\n    ]}%s\n", k < nlabs ? "," : "" > json
+        }
+        printf "  ]\n}\n" > json
+    }
