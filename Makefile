@@ -118,7 +118,8 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- targets --
-.PHONY: all reference student tools run test check grade handout doctor docs skeletons \
+.PHONY: all reference student tools run test check grade handout mistakes sanitize doctor docs \
+        skeletons \
         skeletons-check deps clean help
 
 all: reference student tools ## build every reference solution, skeleton and tool
@@ -152,6 +153,12 @@ grade: tools ## grade the student build: scorecard, JUnit XML and JSON in build/
 
 handout: ## the student tree without solutions: build/handout/ (folder and tarball)
 	$(Q)BUILD=$(BUILD) tools/make-handout.sh
+
+mistakes: reference tools ## show that the tests catch every planted mistake (tests/mistakes/)
+	$(Q)BUILD=$(BUILD) CUDA_ARCH="$(CUDA_ARCH)" NVCC=$(NVCC) tools/mistakes.sh
+
+sanitize: reference tools ## run every reference solution under compute-sanitizer (4 tools)
+	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/sanitize.sh
 
 docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
 	$(Q)mkdir -p $(BUILD)/docs

@@ -72,3 +72,24 @@ print(d["points"], d["max_points"], lab["lab"], len(lab["tests"]),
     fi
     assert_line --regexp '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'
 }
+
+@test "grading: every planted mistake still applies and builds" {
+    run env CUDA_ARCH=90 "$REPO_ROOT/tools/mistakes.sh" --compile-only
+    assert_success
+    assert_output --regexp 'mistakes: 0 caught, 0 missed, 0 broken'
+    local patches
+    patches=$(ls "$REPO_ROOT"/tests/mistakes/lab*.patch | wc -l)
+    assert_equal "$(grep -c '^BUILDS ' <<<"$output")" "$patches"
+}
+
+@test "grading: every lab has planted mistakes, each saying what it plants" {
+    local lab number
+    for lab in $(cd "$REPO_ROOT/labs" && ls -d [0-9][0-9]-*); do
+        number=${lab%%-*}
+        [ -n "$(ls "$REPO_ROOT"/tests/mistakes/lab"$number"-*.patch 2>/dev/null)" ] ||
+            fail "lab $number has no planted mistakes in tests/mistakes/"
+    done
+    for patch in "$REPO_ROOT"/tests/mistakes/*.patch; do
+        grep -q '^Mistake: ' "$patch" || fail "$patch does not say what it plants"
+    done
+}
