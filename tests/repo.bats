@@ -173,3 +173,20 @@ lab_names() {
             fail "no docs page for labs/$lab/README.md"
     done
 }
+
+@test "repo: every handout has a Chinese twin with the same sections and TODO ids" {
+    local lab en zh
+    for lab in $(lab_names); do
+        en="$REPO_ROOT/labs/$lab/README.md"
+        zh="$REPO_ROOT/labs/$lab/README.zh-CN.md"
+        assert_file_exists "$zh"
+        [ "$(grep -c '^## ' "$en")" -eq "$(grep -c '^## ' "$zh")" ] ||
+            fail "$lab: README.md has $(grep -c '^## ' "$en") sections, README.zh-CN.md $(grep -c '^## ' "$zh")"
+        [ "$(grep -oE 'TODO [0-9]+\.[0-9]+' "$en" | sort -u)" = "$(grep -oE 'TODO [0-9]+\.[0-9]+' "$zh" | sort -u)" ] ||
+            fail "$lab: the two handouts name different TODOs"
+        [ "$(grep -m1 '^Needs: ' "$en")" = "$(grep -m1 '^Needs: ' "$zh")" ] ||
+            fail "$lab: the two handouts state different needs"
+        grep -q 'README.zh-CN.md' "$en" || fail "$lab: README.md does not link its Chinese twin"
+    done
+    grep -q 'README.zh-CN.md' "$REPO_ROOT/README.md" || fail "the top README does not link the Chinese handouts"
+}
