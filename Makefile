@@ -119,7 +119,7 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 
 # ---------------------------------------------------------------- targets --
 .PHONY: all reference student tools run test check grade handout mistakes sanitize doctor docs \
-        skeletons \
+        slides skeletons \
         skeletons-check deps clean help
 
 all: reference student tools ## build every reference solution, skeleton and tool
@@ -159,6 +159,9 @@ mistakes: reference tools ## show that the tests catch every planted mistake (te
 
 sanitize: reference tools ## run every reference solution under compute-sanitizer (4 tools)
 	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/sanitize.sh
+
+slides: ## render the lecture decks in slides/ to HTML (and PDF with Chromium) in build/slides/
+	$(Q)BUILD=$(BUILD) tools/slides.sh
 
 docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
 	$(Q)mkdir -p $(BUILD)/docs

@@ -190,3 +190,19 @@ lab_names() {
     done
     grep -q 'README.zh-CN.md' "$REPO_ROOT/README.md" || fail "the top README does not link the Chinese handouts"
 }
+
+@test "repo: make slides renders every deck, and every image a deck shows exists" {
+    command -v npm >/dev/null || skip "npm is not installed (sudo apt-get install npm)"
+    local out="$BATS_TEST_TMPDIR/s" deck name img
+    run make -s -C "$REPO_ROOT" slides BUILD="$out"
+    assert_success
+    for deck in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
+        name=$(basename "$deck" .md)
+        assert_file_exists "$out/slides/$name.html"
+        grep -q '<section' "$out/slides/$name.html" || fail "$name.html has no slides"
+        for img in $(grep -oE '!\[[^]]*\]\([^)]+\)' "$deck" | sed -E 's/.*\(([^)]+)\)/\1/'); do
+            assert_file_exists "$REPO_ROOT/slides/$img"
+            assert_file_exists "$out/slides/$img"
+        done
+    done
+}
