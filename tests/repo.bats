@@ -206,3 +206,24 @@ lab_names() {
         done
     done
 }
+
+@test "repo: with one GPU visible every program exits 77 with the reason" {
+    require_gpus 1
+    local p
+    for p in $(all_programs); do
+        CUDA_VISIBLE_DEVICES=0 run "$p"
+        [ "$status" -eq 77 ] || fail "$p exited $status with one GPU: $output"
+        [[ "$output" == *"this machine has 1"* ]] || fail "$p gave no reason: $output"
+    done
+}
+
+@test "repo: make run completes its report on a machine with no GPU visible" {
+    local report="$BATS_TEST_TMPDIR/report"
+    CUDA_VISIBLE_DEVICES= REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
+    assert_success
+    assert_file_exists "$report/report.md"
+    run grep -c '— skipped: needs 2 GPUs' "$report/report.md"
+    assert_output "$(lab_names | wc -l)"
+    run grep -q 'no claim could be tested' "$report/report.md"
+    assert_success
+}

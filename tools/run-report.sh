@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
-report_dir="$build/report"
+report_dir=${REPORT_DIR:-$build/report}
 work="$report_dir.tmp.$$"
 rm -rf "$work"
 mkdir -p "$work"
