@@ -6,6 +6,7 @@
 #include "lab_exit.h"
 
 #include <ctype.h>
+#include <getopt.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -124,6 +125,15 @@ long lab_opt_int(const char *prog, const char *option, const char *text,
     if (lab_parse_int(text, min, max, &value, why, sizeof why) != 0)
         lab_usage_error(prog, "%s: %s", option, why);
     return value;
+}
+
+void lab_getopt_error(const char *prog, char **argv, int opt)
+{
+    if (opt == ':')
+        lab_usage_error(prog, "option '%s' needs a value", argv[optind - 1]);
+    if (optopt)
+        lab_usage_error(prog, "unknown option '-%c'", optopt);
+    lab_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
 }
 
 void lab_no_operands(const char *prog, int optind, int argc, char **argv)

@@ -58,6 +58,20 @@ long lab_opt_int(const char *prog, const char *option, const char *text,
                  long min, long max);
 
 /**
+ * @brief Report what getopt_long rejected and exit(2). Call it for the ':'
+ *        (missing value) and '?' (unknown option) results, with opterr = 0.
+ * @param prog program name
+ * @param argv the arguments getopt_long was given
+ * @param opt  what getopt_long returned
+ */
+#ifdef __cplusplus
+[[noreturn]]
+#else
+_Noreturn
+#endif
+void lab_getopt_error(const char *prog, char **argv, int opt);
+
+/**
  * @brief Exit 2 when arguments are left after the options.
  * @param prog  program name
  * @param optind getopt's index of the first non-option argument

@@ -126,11 +126,7 @@ static void parse_options(int argc, char **argv, const char *prog, lab04_config 
         case OPT_SIMULATE: cfg->simulate_no_native = 1; break;
         case 'h': usage(prog); exit(LAB_EXIT_OK);
         case ':':
-            lab_usage_error(prog, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            if (optopt)
-                lab_usage_error(prog, "unknown option '-%c'", optopt);
-            lab_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
+        default: lab_getopt_error(prog, argv, opt);
         }
     }
     lab_no_operands(prog, optind, argc, argv);

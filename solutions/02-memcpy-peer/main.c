@@ -79,11 +79,8 @@ static void parse_options(int argc, char **argv, lab02_config *cfg)
         case OPT_BAD_ARGS: cfg->bad_args_only = 1; break;
         case OPT_CSV: cfg->format = LAB_FORMAT_CSV; break;
         case 'h': usage(prog); exit(LAB_EXIT_OK);
-        case ':': lab_usage_error(prog, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            if (optopt)
-                lab_usage_error(prog, "unknown option '-%c'", optopt);
-            lab_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: lab_getopt_error(prog, argv, opt);
         }
     }
     lab_no_operands(prog, optind, argc, argv);

@@ -140,11 +140,8 @@ static void parse_options(int argc, char **argv, lab05_options *opt)
             opt->out_dir = optarg;
             break;
         case 'h': usage(opt->prog); exit(LAB_EXIT_OK);
-        case ':': lab_usage_error(opt->prog, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            if (optopt)
-                lab_usage_error(opt->prog, "unknown option '-%c'", optopt);
-            lab_usage_error(opt->prog, "unknown option '%s'", argv[optind - 1]);
+        case ':':
+        default: lab_getopt_error(opt->prog, argv, opt_char);
         }
     }
     lab_no_operands(opt->prog, optind, argc, argv);
