@@ -11,6 +11,7 @@
  * - stats.h      median, min and max of repeated measurements
  * - data.h       seeded test data and verification
  * - timing.h     event timers, host clock, GB/s
+ * - outfile.h    result files written whole or not at all
  * - output.h     CSV output
  */
 #ifndef LAB_H
@@ -21,6 +22,7 @@
 #include "data.h"
 #include "devices.h"
 #include "lab_exit.h"
+#include "outfile.h"
 #include "output.h"
 #include "stats.h"
 #include "timing.h"

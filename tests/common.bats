@@ -153,3 +153,34 @@ probe() {
     probe no-such-command
     assert_equal "$status" 2
 }
+
+@test "common: a result file appears whole, with no temporary file left beside it" {
+    local file="$BATS_TEST_TMPDIR/result.csv"
+    probe outfile "$file" 3 0
+    assert_success
+    assert_equal "$(cat "$file")" "$(printf 'line 1 of 3\nline 2 of 3\nline 3 of 3')"
+    assert_equal "$(find "$BATS_TEST_TMPDIR" -name 'result.csv.tmp.*' | wc -l)" 0
+}
+
+@test "common: an interrupted write leaves the previous result file as it was" {
+    local file="$BATS_TEST_TMPDIR/result.csv" pid waited=0
+    printf 'old, complete\n' >"$file"
+    "$BUILD_DIR/tools/common-probe" outfile "$file" 400 50 &
+    pid=$!
+    # Interrupt it in the middle: once a few lines are in the temporary file.
+    # (A background job of a script ignores SIGINT, so SIGTERM stands in.)
+    until [ "$(cat "$file" "$file".tmp.* 2>/dev/null | grep -c "^line ")" -ge 3 ]; do
+        sleep 0.05
+        waited=$((waited + 1))
+        [ "$waited" -lt 200 ] || { kill "$pid"; fail "the probe wrote nothing in 10 s"; }
+    done
+    kill -TERM "$pid" # what Ctrl-C, a job limit or kill does to a run
+    wait "$pid" || true
+    assert_equal "$(cat "$file")" "old, complete"
+}
+
+@test "common: a result file that cannot be written is an error naming the path" {
+    probe outfile "$BATS_TEST_TMPDIR/no/such/folder/result.csv" 1 0
+    assert_equal "$status" 1
+    assert_output --partial "cannot write $BATS_TEST_TMPDIR/no/such/folder/result.csv: No such file or directory"
+}

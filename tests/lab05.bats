@@ -253,3 +253,54 @@ quick_csv() {
     run lab05_check_link "$CAPTURED_CSV"
     assert_success
 }
+
+@test "05: two runs at once on the same GPUs both finish and verify every measurement" {
+    require_p2p_pair
+    local program run pids=() rc
+    program=$(lab_program 05)
+    # Slower than one run alone, and timing rules may not hold while they
+    # share the link; what must hold is that both finish and verify their data.
+    for run in first second; do
+        "$program" --quick --out "$BATS_TEST_TMPDIR/$run" >"$BATS_TEST_TMPDIR/$run.log" 2>&1 &
+        pids+=($!)
+    done
+    for run in first second; do
+        rc=0
+        wait "${pids[0]}" || rc=$?
+        pids=("${pids[@]:1}")
+        output=$(cat "$BATS_TEST_TMPDIR/$run.log")
+        fail_if_todo
+        [ "$rc" -eq 0 ] || fail "the $run run exited $rc: $(tail -n 5 "$BATS_TEST_TMPDIR/$run.log")"
+        run lab05_check_header "$BATS_TEST_TMPDIR/$run/lab05.csv"
+        assert_success
+        run lab05_check_times "$BATS_TEST_TMPDIR/$run/lab05.csv" # every timed row verified
+        assert_success
+        run lab05_check_coverage "$BATS_TEST_TMPDIR/$run/lab05.csv"
+        assert_success
+    done
+}
+
+@test "05: an interrupted run leaves the previous CSV files as they were, and no part of new ones" {
+    require_p2p_pair
+    local program out="$BATS_TEST_TMPDIR/out" pid waited=0
+    program=$(lab_program 05)
+    mkdir -p "$out"
+    echo "the previous run" >"$out/lab05.csv"
+    "$program" --quick --progress --out "$out" >/dev/null 2>"$BATS_TEST_TMPDIR/err" &
+    pid=$!
+    until grep -q 'running sm_bandwidth' "$BATS_TEST_TMPDIR/err"; do
+        sleep 0.1
+        waited=$((waited + 1))
+        if [ "$waited" -ge 600 ] || ! kill -0 "$pid" 2>/dev/null; then
+            kill "$pid" 2>/dev/null
+            output=$(cat "$BATS_TEST_TMPDIR/err")
+            fail_if_todo
+            fail "the run never reached sm_bandwidth: $output"
+        fi
+    done
+    kill -TERM "$pid"
+    wait "$pid" || true
+    assert_equal "$(cat "$out/lab05.csv")" "the previous run"
+    run find "$out" -type f ! -name lab05.csv
+    assert_output ""
+}

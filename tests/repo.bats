@@ -153,6 +153,8 @@ lab_names() {
 }
 
 @test "repo: build output stays under build/, sources stay clean" {
+    git -C "$REPO_ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+        skip "not a git work tree (a copy without .git cannot tell ignored files)"
     run git -C "$REPO_ROOT" status --porcelain --ignored=matching -- labs solutions common tests tools
     refute_output --regexp '\.(o|d|a)$'
 }
@@ -217,13 +219,108 @@ lab_names() {
     done
 }
 
+# The claim ids of the catalogue the report quotes (tools/chapter-claims.tsv).
+catalogue_ids() {
+    grep -v '^#' "$REPO_ROOT/tools/chapter-claims.tsv" | tail -n +2 | cut -f1
+}
+
+# report_without_results DIR EXPECTED_REASON: a report with every lab skipped.
+report_without_results() {
+    local report=$1 reason=$2 id
+    assert_file_exists "$report/report.md"
+    run grep -c "| skipped: $reason" "$report/report.md"
+    assert_output "$(lab_names | wc -l)"
+    grep -q "cannot be tested on this machine ($(catalogue_ids | wc -l) of them because their lab did not run" \
+        "$report/report.md" || fail "the summary does not count the claims that were not run"
+    for id in $(catalogue_ids); do
+        grep -q "(\`$id\`) | cannot be tested here | not measured: lab [0-9]* skipped: $reason" "$report/report.md" ||
+            fail "the ledger does not say why $id was not measured"
+    done
+    assert_file_not_exists "$report/bandwidth.png"
+    grep -q '^No plots: lab 05 skipped' "$report/report.md" || fail "the report does not say why there are no plots"
+}
+
 @test "repo: make run completes its report on a machine with no GPU visible" {
     local report="$BATS_TEST_TMPDIR/report"
     CUDA_VISIBLE_DEVICES= REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
     assert_success
-    assert_file_exists "$report/report.md"
-    run grep -c '— skipped: needs 2 GPUs' "$report/report.md"
-    assert_output "$(lab_names | wc -l)"
-    run grep -q 'no claim could be tested' "$report/report.md"
+    assert_output --partial "05-p2p-performance: skipped: needs 2 GPUs" # progress, as it runs
+    report_without_results "$report" "needs 2 GPUs, this machine has 0"
+}
+
+@test "repo: make run completes its report with one GPU visible" {
+    require_gpus 1
+    local report="$BATS_TEST_TMPDIR/report"
+    CUDA_VISIBLE_DEVICES=0 REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
     assert_success
+    report_without_results "$report" "needs 2 GPUs, this machine has 1"
+}
+
+@test "repo: with a P2P pair, make run writes the full report (labs in their quick form)" {
+    require_p2p_pair
+    local report="$BATS_TEST_TMPDIR/report" id
+    REPORT_QUICK=1 REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
+    assert_success
+    assert_output --partial "running ce_bandwidth" # lab 05's progress, as it runs
+    run grep -c '^| [0-9][0-9]-[a-z0-9-]* | ok |' "$report/report.md"
+    assert_output "$(lab_names | wc -l)"
+    for heading in '^cudaDeviceCanAccessPeer' '^== link:' "^Chapter 4.4's table" '^One counter' \
+        '^Histogram' '^Latency of one atomic'; do
+        grep -qE "$heading" "$report/report.md" || fail "the report lacks the block '$heading'"
+    done
+    if command -v gnuplot >/dev/null; then
+        for png in bandwidth latency; do
+            grep -qF "]($png.png)" "$report/report.md" || fail "the report does not show $png.png"
+            [ "$(head -c 4 "$report/$png.png" | tail -c 3)" = PNG ] || fail "$png.png is not a PNG image"
+        done
+    else
+        grep -q '^No plots: gnuplot is not installed' "$report/report.md" || fail "no plots and no reason"
+    fi
+    for id in $(catalogue_ids); do
+        grep -qE "\(\`$id\`\) \| (\*\*holds\*\*|\*\*does not hold\*\*|cannot be tested here) \| [^|]*[0-9a-z]" \
+            "$report/report.md" || fail "the ledger has no verdict with a measurement for $id"
+    done
+    refute_output --partial "claims missing from"
+    run grep -c '| not measured: ' "$report/report.md"
+    assert_output 0
+}
+
+@test "repo: every claim a lab prints is in the catalogue the report quotes, under its lab" {
+    local n id lab section
+    for n in $(lab_names | cut -c1-2); do
+        for id in $(grep '^claim,' "$FIXTURES/lab$n-run.csv" | tr ',' '\n' | grep -E '^[a-z][a-z0-9_]+$' | grep -vxE 'claim|holds|does_not_hold|not_testable'); do
+            lab=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$REPO_ROOT/tools/chapter-claims.tsv")
+            [ "$lab" = "$n" ] || fail "claim $id of lab $n: the catalogue says lab '${lab}'"
+        done
+    done
+    while IFS=$'\t' read -r id lab section quote meaning; do
+        grep -qE "^claim,(.*,)?$id," "$FIXTURES/lab$lab-run.csv" || fail "$id: lab $lab's recorded run has no such claim"
+        [[ "$section" =~ ^4\.[1-4]$ ]] || fail "$id: section '$section' is not one of 4.1-4.4"
+        [ -n "$quote" ] && [ -n "$meaning" ] || fail "$id: no quote or no meaning"
+    done < <(grep -v '^#' "$REPO_ROOT/tools/chapter-claims.tsv" | tail -n +2)
+}
+
+@test "repo: an interrupted make run leaves the previous report as it was" {
+    local fake="$BATS_TEST_TMPDIR/build" report="$BATS_TEST_TMPDIR/report" pid waited=0
+    # A build whose only lab takes its time, like lab 05 does.
+    mkdir -p "$fake/ref/bin" "$fake/tools" "$report"
+    printf '#!/bin/sh\necho started >&2\nexec sleep 60\n' >"$fake/ref/bin/01-slow"
+    chmod +x "$fake/ref/bin/01-slow"
+    echo "the previous report" >"$report/report.md"
+    # Its own process group, which Ctrl-C in a terminal or a job's kill hits
+    # as a whole (SIGTERM: a background job of a script ignores SIGINT).
+    BUILD="$fake" REPORT_DIR="$report" setsid "$REPO_ROOT/tools/run-report.sh" >"$BATS_TEST_TMPDIR/log" 2>&1 &
+    pid=$!
+    until grep -q started "$BATS_TEST_TMPDIR/log"; do
+        sleep 0.1
+        waited=$((waited + 1))
+        [ "$waited" -lt 100 ] || { kill -- -"$pid"; fail "the run did not start the lab"; }
+    done
+    kill -TERM -- -"$pid"
+    wait "$pid" || true
+    assert_equal "$(cat "$report/report.md")" "the previous report"
+    run ls -d "$report".tmp.*
+    assert_failure # no half-written report left beside it
+    run cat "$BATS_TEST_TMPDIR/log"
+    assert_output --partial "interrupted; $report is left as it was"
 }

@@ -2,8 +2,8 @@
 # make-handout.sh: the student tree — the repository without solutions/, the
 # planted-mistake patches, and any other solution text — as a folder
 # ($BUILD/handout/p2p-course/) and a tarball ($BUILD/handout/p2p-course.tar.gz).
-# Only files git tracks are taken, so nothing from build/ or a local edit
-# that was never committed slips in.
+# Only the course's own files are taken (tools/source-files.sh), so nothing
+# from build/ or a local edit that was never committed slips in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
@@ -12,7 +12,7 @@ name=p2p-course
 rm -rf "$out"
 mkdir -p "$out/$name"
 
-git ls-files -z |
+tools/source-files.sh |
     grep -zvE '^(solutions/|tests/mistakes/|tools/make-handout\.sh$|tools/mistakes\.sh$)' |
     xargs -0 -I{} cp --parents {} "$out/$name/"
 
@@ -22,4 +22,4 @@ if grep -rlE 'LAB_SKELETON' "$out/$name" --include='*.c' --include='*.cu' --incl
     exit 1
 fi
 tar -C "$out" -czf "$out/$name.tar.gz" "$name"
-echo "handout: $out/$name/ and $out/$name.tar.gz ($(git ls-files | wc -l) tracked files, $(find "$out/$name" -type f | wc -l) in the handout)"
+echo "handout: $out/$name/ and $out/$name.tar.gz ($(tools/source-files.sh | tr -cd '\0' | wc -c) course files, $(find "$out/$name" -type f | wc -l) in the handout)"

@@ -32,7 +32,7 @@ for patch in tests/mistakes/lab[0-9][0-9]-*.patch; do
     what=$(sed -n 's/^Mistake: //p' "$patch" | head -n 1)
     tree="$scratch/$name"
     mkdir -p "$tree"
-    git ls-files -z | xargs -0 -I{} cp --parents {} "$tree/"
+    tools/source-files.sh | xargs -0 -I{} cp --parents {} "$tree/"
     if ! patch -s -p1 -d "$tree" <"$patch" >/dev/null; then
         echo "BROKEN  $name: the patch no longer applies"
         broken=$((broken + 1)); continue

@@ -1,83 +1,247 @@
 #!/usr/bin/env bash
 # run-report.sh: run every lab's reference solution on this machine and write
-# the report under $BUILD/report/: report.md, each lab's full output, and
-# the ledger of the chapter's claims with this machine's verdicts.
-# A lab that skips (exit 77) is reported with its reason; the script exits 1
-# only when a lab failed.
+# the report under $BUILD/report/ (or $REPORT_DIR):
+#   report.md          the machine, the P2P matrix, the bandwidth and latency
+#                      plots, the atomics tables, the chapter's claims with
+#                      this machine's verdicts, and each lab's full output
+#   bandwidth.png      lab 05's bandwidth against size (where gnuplot is)
+#   latency.png        lab 05's latencies (where gnuplot is)
+#   claims.tsv         the ledger: claim, section, verdict, measurement
+#   NN-name.txt        each lab's output; 05-p2p-performance/ its CSV files
+# A lab that skips (exit 77) is reported with its reason. The new report
+# replaces the old one only once it is complete, so an interrupted run
+# leaves the previous report as it was. Exits 1 only when a lab failed.
+# REPORT_QUICK=1 runs the labs with --quick where they offer it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 report_dir=${REPORT_DIR:-$build/report}
+catalogue=tools/chapter-claims.tsv
 work="$report_dir.tmp.$$"
 rm -rf "$work"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
+trap 'echo >&2; echo "run: interrupted; $report_dir is left as it was" >&2; exit 130' INT TERM
 
-failed=0
 started=$(date +%s)
-ledger="$work/claims.tsv"
-: >"$ledger"
+elapsed() { echo $(($(date +%s) - started)); }
 
-{
-    echo "# P2P course report"
-    echo
-    echo "Written by \`make run\` on $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname)."
-    echo
-    echo "## Machine"
-    echo
-    echo '```'
-    if command -v nvidia-smi >/dev/null 2>&1; then
-        nvidia-smi --query-gpu=index,name,driver_version,compute_cap,memory.total --format=csv 2>&1
-        echo
-        nvidia-smi topo -m 2>&1
-    else
-        echo "nvidia-smi: not found (no NVIDIA driver)"
-    fi
-    echo "CUDA runtime sees $("$build/tools/gpu-query" count 2>/dev/null) GPU(s)"
-    echo '```'
-} >"$work/report.md"
+# block FILE REGEX: from the first line matching REGEX to the next blank line.
+block() { awk -v re="$2" 'found && /^$/ { exit } $0 ~ re { found = 1 } found' "$1" 2>/dev/null; }
 
+# verbatim: standard input as a fenced block (nothing when it is empty).
+verbatim() {
+    local text
+    text=$(cat)
+    [ -n "$text" ] || return 0
+    printf '```text\n%s\n```\n\n' "$text"
+}
+
+# ------------------------------------------------------------------ the runs
+failed=0
+declare -A outcome seconds reason
+labs=()
 for program in "$build"/ref/bin/[0-9][0-9]-*; do
     [ -x "$program" ] || continue
     lab=$(basename "$program")
-    printf '[%3ds] %-22s ' "$(($(date +%s) - started))" "$lab"
-    t0=$(date +%s)
-    "$program" >"$work/$lab.txt" 2>&1
-    status=$?
-    seconds=$(($(date +%s) - t0))
-    case $status in
-        0) result="ok"; echo "ok (${seconds}s)" ;;
-        77) result="skipped: $(grep -m1 'skipped: ' "$work/$lab.txt" | sed 's/^.*skipped: //')"; echo "$result" ;;
-        *) result="FAILED (exit $status)"; failed=1; echo "$result — see $report_dir/$lab.txt" ;;
+    labs+=("$lab")
+    args=()
+    # REPORT_QUICK=1: the labs' --quick runs (a short report, for the tests).
+    [ "${REPORT_QUICK:-0}" = 1 ] && "$program" --help | grep -q -- '--quick' && args+=(--quick)
+    case $lab in
+        05-*) args+=(--out "$work/$lab" --progress) ;; # its CSV files feed the plots
     esac
-    grep -E '^claim [a-z0-9_]+: ' "$work/$lab.txt" |
-        sed -E "s/^claim ([a-z0-9_]+): ([a-z_]+): (.*)$/$lab\t\1\t\2\t\3/" >>"$ledger"
-    {
-        echo
-        echo "## $lab — $result"
-        echo
-        echo '```'
-        cat "$work/$lab.txt"
-        echo '```'
-    } >>"$work/report.md"
+    echo "[$(printf '%3d' "$(elapsed)")s] $lab ..."
+    t0=$(date +%s)
+    # stdout is the lab's report; stderr (progress, skip reasons, errors) is
+    # shown here as it comes and kept beside it.
+    "$program" "${args[@]}" 2>&1 >"$work/$lab.txt" | tee "$work/$lab.err" | sed -u 's/^/        /' >&2
+    status=${PIPESTATUS[0]}
+    seconds[$lab]=$(($(date +%s) - t0))
+    case $status in
+        0) outcome[$lab]="ok" ;;
+        77) outcome[$lab]="skipped"
+            reason[$lab]=$(cat "$work/$lab.txt" "$work/$lab.err" | grep -m1 'skipped: ' | sed 's/^.*skipped: //') ;;
+        *) outcome[$lab]="FAILED (exit $status)"
+            reason[$lab]="see $report_dir/$lab.txt and $lab.err"
+            failed=1 ;;
+    esac
+    echo "[$(printf '%3d' "$(elapsed)")s] $lab: ${outcome[$lab]}${reason[$lab]:+: ${reason[$lab]}} (${seconds[$lab]}s)"
 done
 
+lab_of() { # NN: the lab's folder name, or nothing
+    local lab
+    for lab in "${labs[@]}"; do
+        [ "${lab%%-*}" = "$1" ] && echo "$lab" && return
+    done
+}
+output_of() { echo "$work/$(lab_of "$1").txt"; }
+ran() { local lab; lab=$(lab_of "$1"); [ -n "$lab" ] && [ "${outcome[$lab]}" = ok ]; }
+why_not() { # NN: one line on why lab NN has no results here
+    local lab
+    lab=$(lab_of "$1")
+    if [ -z "$lab" ]; then
+        echo "lab $1 is not built"
+    else
+        echo "lab $1 ${outcome[$lab]}${reason[$lab]:+: ${reason[$lab]}}"
+    fi
+}
+
+# ----------------------------------------------------------------- the plots
+plots_note=""
+lab05=$(lab_of 05)
+if ! ran 05; then
+    plots_note="No plots: $(why_not 05)."
+elif ! command -v gnuplot >/dev/null 2>&1; then
+    plots_note="No plots: gnuplot is not installed (Debian/Ubuntu: sudo apt-get install gnuplot-nox; then make run again)."
+elif ! gnuplot -e "csv='$work/$lab05/lab05.csv'; out='$work'" "solutions/$lab05/plots.gp" >"$work/plots.log" 2>&1; then
+    plots_note="No plots: gnuplot failed (see $report_dir/plots.log)."
+    failed=1
+fi
+
+# ---------------------------------------------------------------- the claims
+# The ledger joins the chapter's words (tools/chapter-claims.tsv) with the
+# `claim <id>: <verdict>: <measurement>` lines of this run.
+measured="$work/measured.tsv"
+for lab in "${labs[@]}"; do
+    grep -E '^claim [a-z0-9_]+: ' "$work/$lab.txt" |
+        sed -E 's/^claim ([a-z0-9_]+): ([a-z_]+): (.*)$/\1\t\2\t\3/'
+done >"$measured"
+ledger="$work/claims.tsv"
 {
+    printf 'id\tsection\tverdict\tmeasured\n'
+    while IFS=$'\t' read -r id lab section _; do
+        line=$(awk -F'\t' -v id="$id" '$1 == id { print; exit }' "$measured")
+        if [ -n "$line" ]; then
+            printf '%s\t%s\t%s\t%s\n' "$id" "$section" "$(cut -f2 <<<"$line")" "$(cut -f3- <<<"$line")"
+        else
+            printf '%s\t%s\tnot_run\t%s\n' "$id" "$section" "not measured: $(why_not "$lab")"
+        fi
+    done < <(grep -v '^#' "$catalogue" | tail -n +2)
+} >"$ledger"
+# A claim line with an id the catalogue lacks is a defect of the course.
+unknown=$(cut -f1 "$measured" | grep -vxF -f <(grep -v '^#' "$catalogue" | cut -f1) || true)
+if [ -n "$unknown" ]; then
+    echo "run: claims missing from $catalogue: $unknown" >&2
+    failed=1
+fi
+count_verdict() { awk -F'\t' -v v="$1" 'NR > 1 && $3 == v' "$ledger" | wc -l; }
+
+# ---------------------------------------------------------------- the report
+md_cell() { sed -e 's/|/\\|/g'; } # a table cell may not hold a bare |
+{
+    echo "# P2P course report"
     echo
+    echo "Written by \`make run\` on $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), in $(elapsed) s."
+    echo
+    echo "| lab | result | time |"
+    echo "| --- | --- | --- |"
+    for lab in "${labs[@]}"; do
+        echo "| $lab | $(md_cell <<<"${outcome[$lab]}${reason[$lab]:+: ${reason[$lab]}}") | ${seconds[$lab]} s |"
+    done
+    echo
+    echo "The chapter's claims: $(count_verdict holds) hold, $(count_verdict does_not_hold) do not hold," \
+         "$(($(count_verdict not_testable) + $(count_verdict not_run))) cannot be tested on this machine" \
+         "($(count_verdict not_run) of them because their lab did not run here;" \
+         "[the ledger](#the-chapters-claims-on-this-machine) says why)."
+    echo
+
+    echo "## Machine"
+    echo
+    {
+        if command -v nvidia-smi >/dev/null 2>&1; then
+            nvidia-smi --query-gpu=index,name,driver_version,compute_cap,memory.total,pci.bus_id --format=csv 2>&1
+            echo
+            nvidia-smi topo -m 2>&1
+        else
+            echo "nvidia-smi: not found (no NVIDIA driver)"
+        fi
+        echo
+        echo "The CUDA runtime sees $("$build/tools/gpu-query" count 2>/dev/null || echo 0) GPU(s); nvcc: $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo 'not found')."
+    } | verbatim
+    if ran 05; then
+        echo "The links and their theoretical peaks (lab 05):"
+        echo
+        block "$(output_of 05)" '^== link:' | verbatim
+    fi
+
+    echo "## Which GPU can reach which (lab 01)"
+    echo
+    if ran 01; then
+        { block "$(output_of 01)" '^cudaDeviceCanAccessPeer'; echo; block "$(output_of 01)" '^cudaDeviceGetP2PAttribute'; } | verbatim
+    else
+        echo "Not measured: $(why_not 01)."
+        echo
+    fi
+
+    echo "## Bandwidth and latency (lab 05)"
+    echo
+    if [ -z "$plots_note" ]; then
+        echo "![P2P bandwidth against transfer size](bandwidth.png)"
+        echo
+        echo "![P2P latencies](latency.png)"
+        echo
+    else
+        echo "$plots_note"
+        echo
+    fi
+    if ran 05; then
+        block "$(output_of 05)" "^Chapter 4.4's table" | verbatim
+        echo "Every size and pair: \`$lab05/lab05.csv\` and one CSV per experiment beside it."
+        echo
+    fi
+
+    echo "## Cross-GPU atomics (lab 04)"
+    echo
+    if ran 04; then
+        for heading in '^Link between' '^One counter' '^Histogram' '^Latency of one atomic'; do
+            block "$(output_of 04)" "$heading"
+            echo
+        done | verbatim
+    else
+        echo "Not measured: $(why_not 04)."
+        echo
+    fi
+
     echo "## The chapter's claims on this machine"
     echo
-    if [ -s "$ledger" ]; then
-        echo "| lab | claim | verdict | measured |"
-        echo "| --- | --- | --- | --- |"
-        awk -F'\t' '{ printf "| %s | %s | %s | %s |\n", $1, $2, $3, $4 }' "$ledger"
-    else
-        echo "No lab ran here, so no claim could be tested (see the skip reasons above)."
-    fi
-} >>"$work/report.md"
+    echo "Each claim of chapter 4 that a lab tests, in the chapter's words, with this run's verdict and measurement."
+    echo "*cannot be tested here* means this machine lacks what the test needs; the last column says what."
+    echo
+    echo "| § | the chapter says | verdict | measured on this machine |"
+    echo "| --- | --- | --- | --- |"
+    while IFS=$'\t' read -r id lab section chapter meaning; do
+        row=$(awk -F'\t' -v id="$id" '$1 == id' "$ledger")
+        verdict=$(cut -f3 <<<"$row")
+        case $verdict in
+            holds) verdict="**holds**" ;;
+            does_not_hold) verdict="**does not hold**" ;;
+            not_testable | not_run) verdict="cannot be tested here" ;;
+        esac
+        printf '| %s | %s<br>*%s* (`%s`) | %s | %s |\n' "$section" \
+            "$(md_cell <<<"$chapter")" "$(md_cell <<<"$meaning")" "$id" "$verdict" \
+            "$(cut -f4 <<<"$row" | md_cell)"
+    done < <(grep -v '^#' "$catalogue" | tail -n +2)
+    echo
+
+    echo "## Each lab's output"
+    for lab in "${labs[@]}"; do
+        echo
+        echo "### $lab — ${outcome[$lab]} (${seconds[$lab]} s)"
+        echo
+        verbatim <"$work/$lab.txt"
+        if [ -s "$work/$lab.err" ]; then
+            echo "On stderr:"
+            echo
+            verbatim <"$work/$lab.err"
+        fi
+    done
+} >"$work/report.md"
+rm -f "$measured"
 
 # Replace the old report only once the new one is complete.
 rm -rf "$report_dir"
 mv "$work" "$report_dir"
-trap - EXIT
-echo "report: $report_dir/report.md ($(($(date +%s) - started))s)"
+trap - EXIT INT TERM
+echo "[$(printf '%3d' "$(elapsed)")s] report: $report_dir/report.md"
 exit "$failed"

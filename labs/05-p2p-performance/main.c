@@ -48,6 +48,9 @@ static void usage(const char *prog)
            "      --seed N         seed of the data (default %u)\n"
            "      --csv            print every result as one CSV on stdout\n"
            "      --out DIR        also write DIR/lab05.csv and DIR/<experiment>.csv\n"
+           "                       (each written whole, then renamed into place)\n"
+           "      --progress       name each experiment on stderr as it starts\n"
+           "                       (default: when stderr is a terminal)\n"
            "  -h, --help           show this help\n"
            "\n"
            "Plots: gnuplot -e \"csv='DIR/lab05.csv'; out='DIR'\" "
@@ -66,6 +69,7 @@ enum {
     OPT_SEED,
     OPT_CSV,
     OPT_OUT,
+    OPT_PROGRESS,
 };
 
 static void list_experiments(void)
@@ -113,6 +117,7 @@ static void parse_options(int argc, char **argv, lab05_options *opt)
         {"seed", required_argument, NULL, OPT_SEED},
         {"csv", no_argument, NULL, OPT_CSV},
         {"out", required_argument, NULL, OPT_OUT},
+        {"progress", no_argument, NULL, OPT_PROGRESS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -139,6 +144,7 @@ static void parse_options(int argc, char **argv, lab05_options *opt)
                 lab_usage_error(opt->prog, "--out: empty folder name");
             opt->out_dir = optarg;
             break;
+        case OPT_PROGRESS: opt->progress = true; break;
         case 'h': usage(opt->prog); exit(LAB_EXIT_OK);
         case ':':
         default: lab_getopt_error(opt->prog, argv, opt_char);
@@ -385,7 +391,7 @@ int main(int argc, char **argv)
     allocate(&ctx);
     add_config(&ctx);
 
-    const int progress = isatty(STDERR_FILENO);
+    const bool progress = ctx.opt.progress || isatty(STDERR_FILENO);
     for (int i = 0; i < lab05_experiment_count; i++) {
         const lab05_experiment *e = &lab05_experiments[i];
         if (!chosen(&ctx, i))

@@ -46,6 +46,7 @@ typedef struct lab05_options {
     bool quick;           /**< --quick: fewer sizes, fewer samples */
     bool csv;             /**< --csv: CSV on stdout */
     const char *out_dir;  /**< --out DIR, or NULL */
+    bool progress;        /**< --progress: name each experiment on stderr */
     int reps;             /**< timed samples per measurement */
     uint64_t seed;        /**< seed of the data */
     size_t min_size;      /**< smallest sweep size */

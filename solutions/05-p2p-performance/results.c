@@ -152,16 +152,10 @@ static void write_file(const lab05_ctx *ctx, const char *dir, const char *name,
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.csv", dir, name);
-    FILE *out = fopen(path, "w");
-    if (out == NULL) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", ctx->opt.prog, path, strerror(errno));
-        exit(LAB_EXIT_FAIL);
-    }
-    lab05_write_csv(ctx, out, only_experiment);
-    if (fclose(out) != 0) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", ctx->opt.prog, path, strerror(errno));
-        exit(LAB_EXIT_FAIL);
-    }
+    lab_outfile file;
+    lab_outfile_open(&file, ctx->opt.prog, path);
+    lab05_write_csv(ctx, file.stream, only_experiment);
+    lab_outfile_commit(&file, ctx->opt.prog);
 }
 
 void lab05_write_out_dir(const lab05_ctx *ctx, const char *dir)

@@ -13,12 +13,16 @@
  *   common-probe verify-bytes HEX HEX  compare two byte strings (exit 1 on mismatch)
  *   common-probe csv-field TEXT        TEXT as one CSV field
  *   common-probe gbps BYTES MS         bandwidth in GB/s
+ *   common-probe outfile PATH N MS     write N lines to PATH, MS ms apart,
+ *                                      through lab_outfile (whole or not at all)
  */
+#define _POSIX_C_SOURCE 200809L
 #include "lab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int fail(const char *why)
 {
@@ -111,6 +115,19 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "csv-field") == 0 && argc == 3) {
         lab_csv_field(stdout, argv[2]);
         printf("\n");
+    } else if (strcmp(cmd, "outfile") == 0 && argc == 5) {
+        /* outfile PATH LINES PAUSE_MS: write LINES lines, flushed one by one
+         * with a pause between, so that a test can interrupt the writing. */
+        lab_outfile file;
+        lab_outfile_open(&file, "probe", argv[2]);
+        unsigned long long lines = parse_u64(argv[3]);
+        struct timespec pause = {0, (long)(parse_u64(argv[4]) % 1000) * 1000000L};
+        for (unsigned long long i = 1; i <= lines; i++) {
+            fprintf(file.stream, "line %llu of %llu\n", i, lines);
+            fflush(file.stream);
+            nanosleep(&pause, NULL);
+        }
+        lab_outfile_commit(&file, "probe");
     } else if (strcmp(cmd, "gbps") == 0 && argc == 4) {
         printf("%.3f\n", lab_gbps(strtod(argv[2], NULL), strtod(argv[3], NULL)));
     } else {
