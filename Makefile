@@ -132,7 +132,7 @@ deps: ## install what the tests need (apt-get when run as root), or say how
 	$(Q)tools/ensure-deps.sh
 
 run: reference tools ## run every reference solution here and write build/report/
-	$(Q)BUILD=$(BUILD) tools/run-report.sh
+	$(Q)BUILD=$(BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/run-report.sh
 
 test: deps all ## run the whole test suite against the reference build
 	$(Q)BUILD=$(BUILD) LAB_BUILD=ref tests/run-bats.sh tests/*.bats
@@ -147,9 +147,9 @@ check: deps tools ## check your work on one lab: make check LAB=01
 doctor: tools ## what this machine can do: toolchain, GPUs, P2P, runnable labs
 	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/doctor.sh
 
-grade: tools ## grade the student build: scorecard, JUnit XML and JSON in build/grade/
-	$(Q)$(MAKE) --no-print-directory student
-	$(Q)BUILD=$(BUILD) tools/grade.sh
+grade: tools ## grade the student build: scorecard, JUnit XML and JSON in build/grade/ (GRADE_BUILD=ref: the reference)
+	$(Q)$(MAKE) --no-print-directory $(if $(filter ref,$(GRADE_BUILD)),reference,student)
+	$(Q)BUILD=$(BUILD) GRADE_BUILD=$(GRADE_BUILD) tools/grade.sh
 
 handout: ## the student tree without solutions: build/handout/ (folder and tarball)
 	$(Q)BUILD=$(BUILD) tools/make-handout.sh
@@ -189,4 +189,6 @@ help: ## this list
 	@echo "  CUDA_ARCH       SM versions to build for (now: $(CUDA_ARCH)); e.g. CUDA_ARCH=90"
 	@echo "  BUILD           build folder (now: $(BUILD))"
 	@echo "  V=1             print full command lines"
+	@echo "  GRADE_BUILD=ref make grade scores the reference build (it must get full marks)"
+	@echo "  REPORT_QUICK=1  make run runs the labs in their quick form (a short report)"
 	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"

@@ -5,6 +5,8 @@
 # Writes $BUILD/grade/junit.xml (for an LMS), $BUILD/grade/summary.json and
 # $BUILD/grade/tests.tap. Points per test come from tests/points.tsv.
 # Grading needs the GPUs the labs need: without two it says so and exits 1.
+# GRADE_BUILD=ref grades the reference build instead (it must score full
+# marks: a check of the graders, not of a student).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
@@ -22,7 +24,7 @@ rm -rf "$out"
 mkdir -p "$out/junit"
 files=(tests/lab[0-9][0-9].bats)
 
-LAB_BUILD=student BUILD="$build" bats --formatter tap \
+LAB_BUILD=${GRADE_BUILD:-student} BUILD="$build" bats --formatter tap \
     --report-formatter junit --output "$out/junit" "${files[@]}" >"$out/tests.tap"
 
 # Bats 1.8.2 may still be writing the JUnit report when it returns: wait for

@@ -11,7 +11,7 @@
 # A lab that skips (exit 77) is reported with its reason. The new report
 # replaces the old one only once it is complete, so an interrupted run
 # leaves the previous report as it was. Exits 1 only when a lab failed.
-# REPORT_QUICK=1 runs the labs with --quick where they offer it.
+# REPORT_QUICK=1 (environment or make variable) runs the labs with --quick where they offer it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
