@@ -152,7 +152,7 @@ md_cell() { sed -e 's/|/\\|/g'; } # a table cell may not hold a bare |
         if command -v nvidia-smi >/dev/null 2>&1; then
             nvidia-smi --query-gpu=index,name,driver_version,compute_cap,memory.total,pci.bus_id --format=csv 2>&1
             echo
-            nvidia-smi topo -m 2>&1
+            nvidia-smi topo -m 2>&1 | sed 's/\x1b\[[0-9;]*m//g' # without its terminal underlining
         else
             echo "nvidia-smi: not found (no NVIDIA driver)"
         fi

@@ -123,8 +123,9 @@ lab03_check_csv() {
                     bad("coalesced peer reads (stride 1, " sgbps["peer", 1] " GB/s) are not clearly faster than stride 32 (" sgbps["peer", 32] " GB/s)")
             }
 
-            outcome = fault["outcome"]
+            # (test membership first: reading fault["outcome"] would create it)
             if ("outcome" in fault) {
+                outcome = fault["outcome"]
                 if (outcome !~ /^(fault|silent_success|wrong_data|hang|crash|not_run)$/) bad("fault outcome " outcome " is not one of the known outcomes")
                 if (outcome != "not_run")
                     for (f in fault) if ((f == "launch" || f == "sync" || f == "after_a" || f == "after_b") && fault[f] !~ /^(-|cudaSuccess|cudaError[A-Za-z]+)$/)
