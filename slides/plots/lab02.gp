@@ -1,0 +1,49 @@
+# lab02.gp: lab 02's plot for the slides, from the lab's CSV.
+#
+#   gnuplot -e "csv='tests/fixtures/lab02-run.csv'; out='slides/img'; hw='...'" slides/plots/lab02.gp
+#
+# Writes OUT/lab02-methods.png: GB/s against copy size, GPU a -> GPU b, for
+# cudaMemcpyPeer and cudaMemcpy(Default) with peer access on, cudaMemcpyPeer
+# with peer access off, and the copy staged through pinned host memory.
+#
+# Columns (header of the CSV): 1 section, 3 method, 4 peer, 5 src_gpu,
+# 6 dst_gpu, 8 bytes, 15 gbps. Rows used: section "timing".
+
+if (!exists("csv")) csv = "lab02-run.csv"
+if (!exists("out")) out = "."
+if (!exists("hw")) hw = "2x NVIDIA H200 (SXM), NVLink 4 x18"
+
+set datafile separator ","
+set datafile missing NaN
+if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
+    set terminal pngcairo size 1400,640 noenhanced font ",18" linewidth 2
+} else {
+    set terminal png size 1400,640 noenhanced
+}
+
+# The pair: the direction GPU a -> GPU b of the info rows (column 19 "got").
+stats csv skip 1 using (strcol(1) eq "info" && strcol(2) eq "gpu_a" ? column(19) : NaN) nooutput
+A = int(STATS_min)
+stats csv skip 1 using (strcol(1) eq "info" && strcol(2) eq "gpu_b" ? column(19) : NaN) nooutput
+B = int(STATS_min)
+
+t(m, p) = strcol(1) eq "timing" && strcol(3) eq m && strcol(4) eq p && column(5) == A && column(6) == B
+
+set output out."/lab02-methods.png"
+set title sprintf("Lab 02: four ways to copy GPU %d -> GPU %d -- %s", A, B, hw)
+set logscale xy 10
+set logscale x 2
+set xrange [3000:360000000]
+set yrange [0.1:1000]
+set xtics ("4 KiB" 4096, "64 KiB" 65536, "1 MiB" 1048576, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456)
+set format y "%g"
+set xlabel "bytes per copy"
+set ylabel "GB/s (median of the event times)"
+set grid
+set key left top box opaque
+set style data linespoints
+plot \
+    csv skip 1 using 8:(t("memcpy_peer", "on") ? column(15) : NaN) pt 7 ps 1.6 title "cudaMemcpyPeer, peer access on", \
+    csv skip 1 using 8:(t("memcpy_default", "on") ? column(15) : NaN) pt 4 ps 2.2 dt 2 title "cudaMemcpy(Default), peer access on", \
+    csv skip 1 using 8:(t("memcpy_peer", "off") ? column(15) : NaN) pt 5 ps 1.6 title "cudaMemcpyPeer, peer access off", \
+    csv skip 1 using 8:(t("host_staged", "on") ? column(15) : NaN) pt 9 ps 1.8 title "staged through pinned host memory"
