@@ -247,3 +247,23 @@ setup_file() {
     assert_output --regexp 'claim remote_atomics_100x_slower: [a-z_]+: one remote atomic takes [0-9]+ ns, a local one [0-9]+ ns'
     assert_output --partial "bar >= 10x on 2xH200"
 }
+
+@test "04: the counters both GPUs update use system-scope atomics (in the compiled PTX)" {
+    # On NVLink a device-scope atomic from two GPUs may even count right,
+    # so the run cannot show this mistake: the compiled code can.
+    local nvcc=${NVCC:-nvcc} dir kernel body
+    command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
+    [ -x "$(command -v "$nvcc")" ] || skip "nvcc is not installed"
+    dir=$([ "$LAB_BUILD" = student ] && echo labs || echo solutions)/04-peer-atomics
+    run "$nvcc" -ptx -arch=compute_90 -I "$REPO_ROOT/common" -o "$BATS_TEST_TMPDIR/counters.ptx" \
+        "$REPO_ROOT/$dir/counter_kernels.cu"
+    assert_success
+    for kernel in count_per_thread_kernel count_warp_aggregated_kernel count_block_aggregated_kernel; do
+        # The kernel's body: from its .entry line to the closing brace.
+        body=$(awk -v k="$kernel" '$0 ~ "\\.entry .*" k { found = 1 } found { print } found && /^}/ { exit }' \
+            "$BATS_TEST_TMPDIR/counters.ptx")
+        [ -n "$body" ] || fail "$kernel is not in $dir/counter_kernels.cu"
+        grep -qE '(atom|red)\.global\.sys\.add' <<<"$body" ||
+            fail "$kernel has no system-scope atomic add (atomicAdd_system): device scope is atomic only within one GPU"
+    done
+}

@@ -7,6 +7,7 @@
 # build, and require at least one failing test. Needs the GPUs the labs need.
 # --compile-only applies and builds each patch without running it (any
 # machine): the patches must keep applying as the solutions change.
+# MISTAKES=GLOB picks some, e.g. MISTAKES='lab04-*'.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-run}
@@ -25,7 +26,7 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 missed=0 caught=0 broken=0
-for patch in tests/mistakes/lab[0-9][0-9]-*.patch; do
+for patch in tests/mistakes/${MISTAKES:-lab[0-9][0-9]-*}.patch; do
     [ -f "$patch" ] || continue
     name=$(basename "$patch" .patch)
     lab=${name#lab}; lab=${lab%%-*}

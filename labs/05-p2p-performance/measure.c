@@ -66,15 +66,27 @@ void lab05_transfer_enqueue(const lab05_transfer *t, cudaStream_t stream)
     }
 }
 
+/* What this process has set, per direction, so that access is switched
+ * only when it changes: enabling twice is harmless, but it is still an
+ * API error, and a sanitizer rightly reports it. A fresh process starts
+ * with every direction off. */
+#define PEER_SLOTS 64
+static bool peer_is_on[PEER_SLOTS][PEER_SLOTS];
+
+static void set_direction(int dev, int peer, bool on)
+{
+    const bool known = dev < PEER_SLOTS && peer < PEER_SLOTS;
+    if (known && peer_is_on[dev][peer] == on)
+        return;
+    CUDA_CHECK(on ? lab_enable_peer(dev, peer) : lab_disable_peer(dev, peer));
+    if (known)
+        peer_is_on[dev][peer] = on;
+}
+
 void lab05_set_peer(int a, int b, bool on)
 {
-    if (on) {
-        CUDA_CHECK(lab_enable_peer(a, b));
-        CUDA_CHECK(lab_enable_peer(b, a));
-    } else {
-        CUDA_CHECK(lab_disable_peer(a, b));
-        CUDA_CHECK(lab_disable_peer(b, a));
-    }
+    set_direction(a, b, on);
+    set_direction(b, a, on);
 }
 
 int lab05_ops_for(size_t bytes)

@@ -62,6 +62,9 @@ static const bad_case cases[] = {
     {"size_overflow", 0, 1, PTR_DST_B, DEV_B, PTR_SRC_A, DEV_A,
      SIZE_MAX / sizeof(float) + 1, P2P_ERR_SIZE_OVERFLOW},
     {"zero_count", 0, 1, PTR_DST_B, DEV_B, PTR_SRC_A, DEV_A, 0, P2P_ERR_ZERO_SIZE},
+    /* The float wrapper's control: a count of floats must move count x 4 bytes. */
+    {"valid_count", 1, 1, PTR_DST_B, DEV_B, PTR_SRC_A, DEV_A, BAD_COPY_BYTES / sizeof(float),
+     P2P_OK},
     {"null_dst", 0, 0, PTR_NULL, DEV_B, PTR_SRC_A, DEV_A, BAD_COPY_BYTES, P2P_ERR_NULL_DST},
     {"null_src", 0, 0, PTR_DST_B, DEV_B, PTR_NULL, DEV_A, BAD_COPY_BYTES, P2P_ERR_NULL_SRC},
     {"zero_bytes", 0, 0, PTR_DST_B, DEV_B, PTR_SRC_A, DEV_A, 0, P2P_ERR_ZERO_SIZE},

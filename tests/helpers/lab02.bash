@@ -7,7 +7,7 @@ LAB02_HEADER="section,case,method,peer,src_gpu,dst_gpu,current_gpu,bytes,src_off
 LAB02_METHODS="memcpy_peer memcpy_peer_async memcpy_default host_staged"
 LAB02_CLAIMS="current_device_required memcpypeer_beats_memcpy_default p2p_beats_host_staging peer_access_makes_copy_direct memcpy_default_adds_sync"
 # The bad-argument cases and the calls that make them.
-LAB02_BAD_FLOATS="size_overflow zero_count"
+LAB02_BAD_FLOATS="size_overflow zero_count valid_count"
 LAB02_BAD_COPY="null_dst null_src zero_bytes dst_device_negative dst_device_too_large src_device_negative src_device_too_large dst_is_host_memory dst_is_pinned_host_memory src_is_host_memory dst_on_other_gpu src_on_other_gpu valid_copy"
 LAB02_BAD_HOST_ONLY="size_overflow zero_count null_dst null_src zero_bytes dst_device_negative dst_device_too_large"
 # No copy between two GPUs moves data faster than this (GB/s). NVLink 4 with
@@ -70,7 +70,7 @@ lab02_check_bad_args() {
             if (v == "skipped") { skipped[f("case")] = 1; next }
             if (v != "pass") bad("bad_args " key ": verdict " v)
             if (f("got") != f("expected")) bad("bad_args " key ": expected " f("expected") ", got " f("got"))
-            if (f("case") == "valid_copy") {
+            if (f("case") == "valid_copy" || f("case") == "valid_count") {
                 if (f("got") != "P2P_OK") bad("bad_args " key ": the valid copy was refused")
                 if (f("untouched") != "0") bad("bad_args " key ": the valid copy did not write")
                 if (f("verified") != "1") bad("bad_args " key ": the valid copy wrote the wrong bytes")
