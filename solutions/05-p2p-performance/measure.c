@@ -70,6 +70,7 @@ void lab05_transfer_enqueue(const lab05_transfer *t, cudaStream_t stream)
  * only when it changes: enabling twice is harmless, but it is still an
  * API error, and a sanitizer rightly reports it. A fresh process starts
  * with every direction off. */
+/** GPUs whose peer state is tracked; beyond them access is always switched. */
 #define PEER_SLOTS 64
 static bool peer_is_on[PEER_SLOTS][PEER_SLOTS];
 
