@@ -88,13 +88,19 @@ why_not() { # NN: one line on why lab NN has no results here
 }
 
 # ----------------------------------------------------------------- the plots
+# machine_name: the GPUs for the plots' titles, e.g. "2x NVIDIA H200".
+machine_name() {
+    nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort | uniq -c |
+        awk '{ n = $1; sub(/^ *[0-9]+ /, ""); gsub(/\047/, ""); printf "%s%dx %s", sep, n, $0; sep = ", " }'
+}
 plots_note=""
 lab05=$(lab_of 05)
 if ! ran 05; then
     plots_note="No plots: $(why_not 05)."
 elif ! command -v gnuplot >/dev/null 2>&1; then
     plots_note="No plots: gnuplot is not installed (Debian/Ubuntu: sudo apt-get install gnuplot-nox; then make run again)."
-elif ! gnuplot -e "csv='$work/$lab05/lab05.csv'; out='$work'" "solutions/$lab05/plots.gp" >"$work/plots.log" 2>&1; then
+elif ! gnuplot -e "csv='$work/$lab05/lab05.csv'; out='$work'; machine='$(machine_name)'" \
+    "solutions/$lab05/plots.gp" >"$work/plots.log" 2>&1; then
     plots_note="No plots: gnuplot failed (see $report_dir/plots.log)."
     failed=1
 fi

@@ -13,6 +13,9 @@
 
 if (!exists("csv")) csv = "lab05.csv"
 if (!exists("out")) out = "."
+# machine: what the titles name as the hardware, e.g. machine='2x NVIDIA H200'
+if (!exists("machine")) machine = ""
+on_machine = machine eq "" ? "" : " -- ".machine
 
 set datafile separator ","
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
@@ -37,7 +40,7 @@ both(e, v, p) = row(e, v, "both_ways", p) && pair(LO, HI)
 
 # ---------------------------------------------------------------- bandwidth
 set output out."/bandwidth.png"
-set title sprintf("P2P bandwidth, GPU %d -> GPU %d (both ways: the sum of both directions); median of the samples", A, B)
+set title sprintf("P2P bandwidth, GPU %d -> GPU %d (both ways: the sum of both directions); median of the samples%s", A, B, on_machine)
 set logscale xy 2
 set logscale y 10
 set xlabel "bytes per copy (and per direction)"
@@ -61,7 +64,14 @@ plot \
 reset
 set datafile separator ","
 set output out."/latency.png"
-set title sprintf("Latency, GPU %d and GPU %d: median with min and max", A, B)
+set title sprintf("Latency, GPU %d and GPU %d: median with min and max%s", A, B, on_machine)
+# The y range from the latency rows alone, a factor of 2 beyond them.
+is_latency(e) = e eq "memcpy_latency" || e eq "pointer_chase" || e eq "pingpong"
+stats csv skip 1 using (is_latency(strcol(1)) ? column(11) : NaN) nooutput
+LOW = STATS_min / 2
+stats csv skip 1 using (is_latency(strcol(1)) ? column(12) : NaN) nooutput
+set yrange [LOW : STATS_max * 2]
+set rmargin 24
 set logscale y 10
 set ylabel "microseconds"
 set format y "%g"
