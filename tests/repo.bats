@@ -209,6 +209,22 @@ lab_names() {
     done
 }
 
+@test "repo: a GPU id beyond the machine's GPUs exits 2 naming it, for every program that takes one" {
+    require_gpus 2
+    local p n
+    n=$(gpu_count)
+    for p in $(all_programs); do
+        "$p" --help | grep -q -- '--gpu-a' || continue
+        for args in "-a 0 -b $n" "-a $((n + 5)) -b 0"; do
+            # shellcheck disable=SC2086 # the arguments are split on purpose
+            run "$p" $args
+            [ "$status" -eq 2 ] || fail "$p $args exited $status: $output"
+            [[ "$output" == *"does not exist: this machine has $n GPUs"* ]] || fail "$p $args: $output"
+            [ "$(grep -c 'error: ' <<<"$output")" -eq 1 ] || fail "$p $args: not one error line: $output"
+        done
+    done
+}
+
 @test "repo: with one GPU visible every program exits 77 with the reason" {
     require_gpus 1
     local p
