@@ -235,9 +235,13 @@ lab_names() {
     done
 }
 
-# The claim ids of the catalogue the report quotes (tools/chapter-claims.tsv).
+# The rows of the catalogue the report quotes (tools/chapter-claims.tsv),
+# without comments and header, and their claim ids.
+catalogue_rows() {
+    grep -v '^#' "$REPO_ROOT/tools/chapter-claims.tsv" | tail -n +2
+}
 catalogue_ids() {
-    grep -v '^#' "$REPO_ROOT/tools/chapter-claims.tsv" | tail -n +2 | cut -f1
+    catalogue_rows | cut -f1
 }
 
 # report_without_results DIR EXPECTED_REASON: a report with every lab skipped.
@@ -313,7 +317,7 @@ report_without_results() {
         grep -qE "^claim,(.*,)?$id," "$FIXTURES/lab$lab-run.csv" || fail "$id: lab $lab's recorded run has no such claim"
         [[ "$section" =~ ^4\.[1-4]$ ]] || fail "$id: section '$section' is not one of 4.1-4.4"
         [ -n "$quote" ] && [ -n "$meaning" ] || fail "$id: no quote or no meaning"
-    done < <(grep -v '^#' "$REPO_ROOT/tools/chapter-claims.tsv" | tail -n +2)
+    done < <(catalogue_rows)
 }
 
 @test "repo: an interrupted make run leaves the previous report as it was" {

@@ -6,7 +6,8 @@
 #                      this machine's verdicts, and each lab's full output
 #   bandwidth.png      lab 05's bandwidth against size (where gnuplot is)
 #   latency.png        lab 05's latencies (where gnuplot is)
-#   claims.tsv         the ledger: claim, section, verdict, measurement
+#   claims.tsv         the ledger: claim, section, verdict, the chapter's
+#                      words and what they say, measurement
 #   NN-name.txt        each lab's output; 05-p2p-performance/ its CSV files
 # A lab that skips (exit 77) is reported with its reason. The new report
 # replaces the old one only once it is complete, so an interrupted run
@@ -107,7 +108,9 @@ fi
 
 # ---------------------------------------------------------------- the claims
 # The ledger joins the chapter's words (tools/chapter-claims.tsv) with the
-# `claim <id>: <verdict>: <measurement>` lines of this run.
+# `claim <id>: <verdict>: <measurement>` lines of this run; the report's
+# table is drawn from the ledger alone.
+catalogue_rows() { grep -v '^#' "$catalogue" | tail -n +2; } # without the header
 measured="$work/measured.tsv"
 for lab in "${labs[@]}"; do
     grep -E '^claim [a-z0-9_]+: ' "$work/$lab.txt" |
@@ -115,18 +118,20 @@ for lab in "${labs[@]}"; do
 done >"$measured"
 ledger="$work/claims.tsv"
 {
-    printf 'id\tsection\tverdict\tmeasured\n'
-    while IFS=$'\t' read -r id lab section _; do
+    # The measurement last: it is the one field that may be empty.
+    printf 'id\tsection\tverdict\tchapter\tmeaning\tmeasured\n'
+    while IFS=$'\t' read -r id lab section chapter meaning; do
         line=$(awk -F'\t' -v id="$id" '$1 == id { print; exit }' "$measured")
         if [ -n "$line" ]; then
-            printf '%s\t%s\t%s\t%s\n' "$id" "$section" "$(cut -f2 <<<"$line")" "$(cut -f3- <<<"$line")"
+            verdict=$(cut -f2 <<<"$line") detail=$(cut -f3- <<<"$line")
         else
-            printf '%s\t%s\tnot_run\t%s\n' "$id" "$section" "not measured: $(why_not "$lab")"
+            verdict=not_run detail="not measured: $(why_not "$lab")"
         fi
-    done < <(grep -v '^#' "$catalogue" | tail -n +2)
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$section" "$verdict" "$chapter" "$meaning" "$detail"
+    done < <(catalogue_rows)
 } >"$ledger"
 # A claim line with an id the catalogue lacks is a defect of the course.
-unknown=$(cut -f1 "$measured" | grep -vxF -f <(grep -v '^#' "$catalogue" | cut -f1) || true)
+unknown=$(cut -f1 "$measured" | grep -vxF -f <(catalogue_rows | cut -f1) || true)
 if [ -n "$unknown" ]; then
     echo "run: claims missing from $catalogue: $unknown" >&2
     failed=1
@@ -216,18 +221,15 @@ md_cell() { sed -e 's/|/\\|/g'; } # a table cell may not hold a bare |
     echo
     echo "| § | the chapter says | verdict | measured on this machine |"
     echo "| --- | --- | --- | --- |"
-    while IFS=$'\t' read -r id lab section chapter meaning; do
-        row=$(awk -F'\t' -v id="$id" '$1 == id' "$ledger")
-        verdict=$(cut -f3 <<<"$row")
+    while IFS=$'\t' read -r id section verdict chapter meaning detail; do
         case $verdict in
             holds) verdict="**holds**" ;;
             does_not_hold) verdict="**does not hold**" ;;
             not_testable | not_run) verdict="cannot be tested here" ;;
         esac
         printf '| %s | %s<br>*%s* (`%s`) | %s | %s |\n' "$section" \
-            "$(md_cell <<<"$chapter")" "$(md_cell <<<"$meaning")" "$id" "$verdict" \
-            "$(cut -f4 <<<"$row" | md_cell)"
-    done < <(grep -v '^#' "$catalogue" | tail -n +2)
+            "$(md_cell <<<"$chapter")" "$(md_cell <<<"$meaning")" "$id" "$verdict" "$(md_cell <<<"$detail")"
+    done < <(tail -n +2 "$ledger")
     echo
 
     echo "## Each lab's output"
