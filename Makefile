@@ -60,27 +60,53 @@ HAVE_SOLUTIONS := $(wildcard solutions)
 REF_LABS := $(notdir $(sort $(wildcard solutions/[0-9][0-9]-*)))
 
 # ---------------------------------------------------------- common library --
-COMMON_SRCS := $(sort $(wildcard common/*.c))
-COMMON_OBJS := $(patsubst common/%.c,$(BUILD)/common/%.o,$(COMMON_SRCS))
+# common/ is one static library; its host-only part (no CUDA) is a second
+# one, so that a lab's host tool (verdicts and report from recorded rows)
+# builds and runs on a machine without the CUDA runtime.
+COMMON_SRCS := $(sort $(wildcard common/*.c common/*.cu))
+COMMON_MAINS := common/lab_main.c common/host_tool_main.c
+COMMON_HOST_NAMES := claims cli data hostmem options outfile output rows stats todo
+COMMON_OBJS := $(patsubst common/%,$(BUILD)/common/%.o,$(filter-out $(COMMON_MAINS),$(COMMON_SRCS)))
+COMMON_HOST_OBJS := $(foreach n,$(COMMON_HOST_NAMES),$(BUILD)/common/$(n).c.o)
 COMMON_LIB := $(BUILD)/common/libcourse.a
+COMMON_HOST_LIB := $(BUILD)/common/libcourse-host.a
 
-$(BUILD)/common/%.o: common/%.c
+$(BUILD)/common/%.c.o: common/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/common/%.cu.o: common/%.cu
+	$(call say,NVCC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(NVCC) $(NVCCFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(COMMON_LIB): $(COMMON_OBJS)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+$(COMMON_HOST_LIB): $(COMMON_HOST_OBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 # ------------------------------------------------------------------- labs --
-# lab_rules(variant, source dir, lab name, extra C flags, extra nvcc flags)
+# A lab is labs/NN-name/: its handouts, claims.tsv, harness/ (experiments,
+# claims, report section: the same in every build) and student/ (the
+# student's files, generated from solutions/NN-name/ by unifdef). The
+# reference program links the harness with solutions/NN-name/, the
+# student's program the same harness with $(STUDENT_ROOT)/NN-name/student/.
+# The host part (harness/verdicts.c, harness/report.c) also builds the lab's
+# host tool, $(BUILD)/host/NN-name, which needs no GPU.
+STUDENT_ROOT ?= labs
+HARNESS_LABS := $(notdir $(patsubst %/harness,%,$(wildcard labs/[0-9][0-9]-*/harness)))
+
+# lab_rules(variant, student source dir, lab name, extra C flags, extra nvcc flags)
 define lab_rules
 $(1)_$(3)_SRCS := $$(sort $$(wildcard $(2)/*.cu $(2)/*.c))
 $(1)_$(3)_OBJS := $$(patsubst $(2)/%,$(BUILD)/$(1)/obj/$(3)/%.o,$$($(1)_$(3)_SRCS))
 $(1)_BINS += $(BUILD)/$(1)/bin/$(3)
 
-$(BUILD)/$(1)/bin/$(3): $$($(1)_$(3)_OBJS) $(COMMON_LIB)
+$(BUILD)/$(1)/bin/$(3): $$($(1)_$(3)_OBJS) $$(harness_$(3)_LINK) $(COMMON_LIB)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDLIBS_ALL)
@@ -88,20 +114,64 @@ $(BUILD)/$(1)/bin/$(3): $$($(1)_$(3)_OBJS) $(COMMON_LIB)
 $(BUILD)/$(1)/obj/$(3)/%.cu.o: $(2)/%.cu
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS_ALL) $(5) -I $(2) -MMD -MP -c $$< -o $$@
+	$(Q)$(NVCC) $(NVCCFLAGS_ALL) $(5) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
 
 $(BUILD)/$(1)/obj/$(3)/%.c.o: $(2)/%.c
 	$$(call say,CC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $(4) -I $(2) -MMD -MP -c $$< -o $$@
+	$(Q)$(CC) $(CFLAGS_ALL) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
 endef
 
+# harness_rules(lab name): the harness objects, built once for both
+# programs, and the lab's host tool.
+define harness_rules
+harness_$(1)_SRCS := $$(sort $$(wildcard labs/$(1)/harness/*.cu labs/$(1)/harness/*.c))
+harness_$(1)_OBJS := $$(patsubst labs/$(1)/harness/%,$(BUILD)/harness/$(1)/%.o,$$(harness_$(1)_SRCS))
+harness_$(1)_LINK := $$(harness_$(1)_OBJS) $(BUILD)/common/lab_main.c.o
+harness_$(1)_INC := -I labs/$(1)/harness
+host_$(1)_OBJS := $$(patsubst labs/$(1)/harness/%,$(BUILD)/harness/$(1)/%.o,$$(wildcard labs/$(1)/harness/verdicts.c labs/$(1)/harness/report.c))
+HOST_TOOLS += $(BUILD)/host/$(1)
+
+$(BUILD)/harness/$(1)/%.cu.o: labs/$(1)/harness/%.cu
+	$$(call say,NVCC,$$<)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(NVCC) $(NVCCFLAGS_ALL) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
+
+$(BUILD)/harness/$(1)/%.c.o: labs/$(1)/harness/%.c
+	$$(call say,CC,$$<)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
+
+$(BUILD)/host/$(1): $$(host_$(1)_OBJS) $(BUILD)/common/host_tool_main.c.o $(COMMON_HOST_LIB)
+	$$(call say,LINK,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(CC) -o $$@ $$^ -lm
+endef
+
+# unit_rules(variant, lab name, lab number): tests/unit/labNN.c, a test
+# driver that calls the student's host functions directly (any machine),
+# linked with that build's C objects of the student's files.
+define unit_rules
+$(1)_UNITS += $(BUILD)/$(1)/unit/$(2)
+
+$(BUILD)/$(1)/unit/$(2): tests/unit/lab$(3).c $$(filter %.c.o,$$($(1)_$(2)_OBJS)) $(COMMON_LIB)
+	$$(call say,LINK,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)mkdir -p $(BUILD)/$(1)/obj/unit
+	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -c $$< -o $(BUILD)/$(1)/obj/unit/$(2).o
+	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/obj/unit/$(2).o $$(filter-out $$<,$$^) $(LDLIBS_ALL)
+endef
+
+lab_number = $(firstword $(subst -, ,$(1)))
+
+$(foreach lab,$(HARNESS_LABS),$(eval $(call harness_rules,$(lab))))
 $(foreach lab,$(REF_LABS),$(eval $(call lab_rules,ref,solutions/$(lab),$(lab),,)))
-$(foreach lab,$(LABS),$(eval $(call lab_rules,student,labs/$(lab),$(lab),$(STUDENT_CFLAGS),$(STUDENT_NVCCFLAGS))))
+$(foreach lab,$(LABS),$(eval $(call lab_rules,student,$(if $(filter $(lab),$(HARNESS_LABS)),$(STUDENT_ROOT)/$(lab)/student,labs/$(lab)),$(lab),$(STUDENT_CFLAGS),$(STUDENT_NVCCFLAGS))))
+$(foreach v,ref student,$(foreach lab,$(HARNESS_LABS),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab)).c),$(eval $(call unit_rules,$(v),$(lab),$(call lab_number,$(lab)))))))
 
 # ------------------------------------------------------------------ tools --
 # Small host programs the tests and `make doctor` use.
-TOOL_BINS := $(BUILD)/tools/gpu-query $(BUILD)/tools/common-probe
+TOOL_BINS := $(BUILD)/tools/gpu-query $(BUILD)/tools/common-probe $(HOST_TOOLS)
 
 $(BUILD)/tools/gpu-query: tools/gpu-query.c $(COMMON_LIB)
 	$(call say,LINK,$@)
@@ -124,8 +194,8 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 
 all: reference student tools ## build every reference solution, skeleton and tool
 
-reference: $(ref_BINS) ## build the reference solutions only
-student: $(student_BINS) ## build the skeletons in labs/ (your work)
+reference: $(ref_BINS) $(ref_UNITS) ## build the reference solutions only
+student: $(student_BINS) $(student_UNITS) ## build the skeletons in labs/ (your work)
 tools: $(TOOL_BINS)
 
 deps: ## install what the tests need (apt-get when run as root), or say how

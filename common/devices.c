@@ -17,7 +17,13 @@ int lab_gpu_count(char *why, size_t why_len)
     if (err != cudaSuccess) {
         /* No device or no driver: not a failure of the lab, a fact of the
          * machine. Clear the error so later calls start clean. */
-        if (why)
+        if (why && err == cudaErrorInsufficientDriver)
+            snprintf(why, why_len, "no NVIDIA driver (or one too old for this CUDA runtime): "
+                     "cudaGetDeviceCount returned %s", cudaGetErrorName(err));
+        else if (why && err == cudaErrorNoDevice)
+            snprintf(why, why_len, "no CUDA GPU visible (cudaErrorNoDevice; is "
+                     "CUDA_VISIBLE_DEVICES empty?)");
+        else if (why)
             snprintf(why, why_len, "cudaGetDeviceCount: %s (%s)",
                      cudaGetErrorName(err), cudaGetErrorString(err));
         (void)cudaGetLastError();
@@ -143,4 +149,34 @@ cudaError_t lab_disable_peer(int dev, int peer)
         return cudaSuccess;
     }
     return err;
+}
+
+/* What this process has enabled, row = dev, column = peer. */
+static bool peer_on[LAB_MAX_GPUS][LAB_MAX_GPUS];
+
+cudaError_t lab_peer_access(int dev, int peer, bool on)
+{
+    if (dev < 0 || peer < 0 || dev >= LAB_MAX_GPUS || peer >= LAB_MAX_GPUS || dev == peer)
+        return cudaErrorInvalidDevice;
+    if (peer_on[dev][peer] == on)
+        return cudaSetDevice(dev);
+    cudaError_t err = on ? lab_enable_peer(dev, peer) : lab_disable_peer(dev, peer);
+    if (err == cudaSuccess)
+        peer_on[dev][peer] = on;
+    return err;
+}
+
+bool lab_peer_access_is_on(int dev, int peer)
+{
+    if (dev < 0 || peer < 0 || dev >= LAB_MAX_GPUS || peer >= LAB_MAX_GPUS)
+        return false;
+    return peer_on[dev][peer];
+}
+
+void lab_peer_access_reset(void)
+{
+    for (int d = 0; d < LAB_MAX_GPUS; d++)
+        for (int p = 0; p < LAB_MAX_GPUS; p++)
+            if (peer_on[d][p])
+                (void)lab_peer_access(d, p, false);
 }

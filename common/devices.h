@@ -88,6 +88,24 @@ cudaError_t lab_enable_peer(int dev, int peer);
  */
 cudaError_t lab_disable_peer(int dev, int peer);
 
+/** Most GPUs the peer-access bookkeeping tracks. */
+#define LAB_MAX_GPUS 64
+
+/**
+ * @brief Switch access dev -> peer on or off, only when it changes.
+ *
+ * The process remembers what it enabled, so it never enables twice (which
+ * the runtime reports as an error and compute-sanitizer flags) nor disables
+ * what is off. Leaves the current device at @p dev.
+ */
+cudaError_t lab_peer_access(int dev, int peer, bool on);
+
+/** @brief Is access dev -> peer on, as this process set it? */
+bool lab_peer_access_is_on(int dev, int peer);
+
+/** @brief Disable every direction this process enabled (end of a run). */
+void lab_peer_access_reset(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,13 +17,20 @@
 #ifndef LAB_H
 #define LAB_H
 
+#include "claims.h"
 #include "cli.h"
 #include "cuda_check.h"
 #include "data.h"
 #include "devices.h"
+#include "gate.h"
+#include "hostmem.h"
 #include "lab_exit.h"
 #include "outfile.h"
 #include "output.h"
+#include "registry.h"
+#include "repeat.h"
+#include "route.h"
+#include "rows.h"
 #include "stats.h"
 #include "timing.h"
 #include "todo.h"

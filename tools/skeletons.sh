@@ -10,8 +10,10 @@
 #         LAB_TODO("NN.k");
 #     #endif
 #
-# and the skeleton in labs/NN-name/ is what unifdef makes of it with
-# LAB_SKELETON defined: the solution lines are gone, the TODO stays.
+# and the skeleton in labs/NN-name/student/ is what unifdef makes of it with
+# LAB_SKELETON defined: the solution lines are gone, the TODO stays. Only the
+# student's files are generated; a lab's harness/ is written by hand. (A lab
+# without a harness/ folder keeps its skeleton directly in labs/NN-name/.)
 #
 # generate  writes labs/ from solutions/. A labs/ file that differs from what
 #           was last generated (its checksum is not the one recorded in
@@ -39,8 +41,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Generate every skeleton into $tmp, mirroring the labs/ paths.
+# skeleton_rel PATH-UNDER-solutions/: where its skeleton goes, under labs/.
+skeleton_rel() {
+    local lab=${1%%/*} file=${1#*/}
+    if [ -d "labs/$lab/harness" ]; then echo "$lab/student/$file"; else echo "$1"; fi
+}
+
 while IFS= read -r master; do
-    rel=${master#solutions/}
+    rel=$(skeleton_rel "${master#solutions/}")
     mkdir -p "$tmp/$(dirname "$rel")"
     # unifdef exits 0 (unchanged) or 1 (changed); 2 is a real error.
     status=0
@@ -62,7 +70,7 @@ if [ "$mode" = check ]; then
     bad=0
     while IFS= read -r rel; do
         if ! cmp -s "$tmp/$rel" "labs/$rel"; then
-            echo "skeletons: labs/$rel differs from what solutions/$rel generates" >&2
+            echo "skeletons: labs/$rel differs from what its master in solutions/ generates" >&2
             bad=1
         fi
         want=$(cd "$tmp" && sha256sum "$rel" | cut -d' ' -f1)
@@ -78,7 +86,8 @@ if [ "$mode" = check ]; then
             echo "skeletons: labs/$rel has no master in solutions/" >&2
             bad=1
         fi
-    done < <(find labs -type f \( -name '*.c' -o -name '*.cu' -o -name '*.h' -o -name '*.cuh' \) | sort)
+    done < <(find labs -type f \( -name '*.c' -o -name '*.cu' -o -name '*.h' -o -name '*.cuh' \) \
+                  -not -path 'labs/*/harness/*' | sort)
     [ "$bad" -eq 0 ] && echo "skeletons: labs/ matches solutions/"
     exit "$bad"
 fi

@@ -140,3 +140,76 @@ csv_get() {
             print $col[want]
         }' "$file"
 }
+
+# host_tool NN: the path of lab NN's host tool (verdicts and report from a
+# result file, no GPU needed).
+host_tool() {
+    local match
+    for match in "$BUILD_DIR/host/$1"-*; do
+        [ -x "$match" ] && { echo "$match"; return 0; }
+    done
+    echo "lab $1: no host tool in $BUILD_DIR/host (build it with 'make')" >&2
+    return 1
+}
+
+# broken_fixture NN CASE: lab NN's recorded run with the one-line edit CASE
+# of tests/fixtures/labNN-broken.tsv applied; prints the edited file's path.
+# A line of that table is: case <TAB> sed expression <TAB> what the checker
+# must say about it (an extended regular expression). The edit must change
+# the file: an edit that no longer matches the recorded run fails the test.
+broken_fixture() {
+    local lab=$1 name=$2 table="$FIXTURES/lab$1-broken.tsv" edit out
+    edit=$(awk -F'\t' -v n="$name" '$1 == n { print $2; exit }' "$table")
+    [ -n "$edit" ] || { echo "no case '$name' in $table" >&2; return 1; }
+    out="$BATS_TEST_TMPDIR/lab$lab-$name.csv"
+    sed -E "$edit" "$FIXTURES/lab$lab-run.csv" >"$out"
+    if cmp -s "$out" "$FIXTURES/lab$lab-run.csv"; then
+        echo "case '$name': the edit '$edit' changes nothing in lab$lab-run.csv" >&2
+        return 1
+    fi
+    echo "$out"
+}
+
+# broken_cases NN: the case names of lab NN's broken-fixture table.
+broken_cases() {
+    awk -F'\t' '!/^#/ && NF >= 3 { print $1 }' "$FIXTURES/lab$1-broken.tsv"
+}
+
+# broken_expect NN CASE: what the checker must say about that case.
+broken_expect() {
+    awk -F'\t' -v n="$2" '$1 == n { print $3; exit }' "$FIXTURES/lab$1-broken.tsv"
+}
+
+# assert_checker_rejects_all NN CHECKER: CHECKER FILE must fail on every
+# case of lab NN's broken table, saying what the table expects.
+assert_checker_rejects_all() {
+    local lab=$1 checker=$2 name file expect bad=""
+    while IFS= read -r name; do
+        file=$(broken_fixture "$lab" "$name") || { bad+="$name (edit) "; continue; }
+        expect=$(broken_expect "$lab" "$name")
+        if run_checker "$checker" "$file"; then
+            bad+="$name (accepted) "
+        elif ! grep -qE -- "$expect" <<<"$checker_output"; then
+            bad+="$name (said: ${checker_output//$'\n'/ | }; expected /$expect/) "
+        fi
+    done < <(broken_cases "$lab")
+    [ -z "$bad" ] || fail "the checker let these broken runs through: $bad"
+}
+
+# run_checker CHECKER FILE: run it, keep what it said in $checker_output.
+run_checker() {
+    checker_output=$("$1" "$2" 2>&1)
+}
+
+# unit_run NN: run lab NN's unit-test driver (tests/unit/labNN.c, which calls
+# the student's functions directly) in the chosen build; each failing case
+# is a line "not ok CASE: what was returned and what was expected".
+unit_run() {
+    local match program=""
+    for match in "$BUILD_DIR/$LAB_BUILD/unit/$1"-*; do
+        [ -x "$match" ] && program=$match
+    done
+    [ -n "$program" ] || fail "lab $1: no unit-test driver in $BUILD_DIR/$LAB_BUILD/unit (build it with 'make')"
+    run "$program"
+    fail_if_todo
+}

@@ -1,0 +1,78 @@
+/**
+ * @file claims.c
+ * @brief Verdicts as functions of the rows.
+ */
+#include "claims.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *lab_verdict_name(lab_verdict verdict)
+{
+    switch (verdict) {
+    case LAB_HOLDS: return "holds";
+    case LAB_DOES_NOT_HOLD: return "does_not_hold";
+    default: return "untested";
+    }
+}
+
+const char *lab_verdict_words(lab_verdict verdict)
+{
+    switch (verdict) {
+    case LAB_HOLDS: return "holds";
+    case LAB_DOES_NOT_HOLD: return "does not hold";
+    default: return "cannot be tested here";
+    }
+}
+
+static void vsay(char *said, size_t said_len, const char *fmt, va_list args)
+{
+    if (said != NULL && said_len > 0)
+        vsnprintf(said, said_len, fmt, args);
+}
+
+lab_verdict lab_say(lab_verdict verdict, char *said, size_t said_len, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsay(said, said_len, fmt, args);
+    va_end(args);
+    return verdict;
+}
+
+lab_verdict lab_judge(int holds, char *said, size_t said_len, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsay(said, said_len, fmt, args);
+    va_end(args);
+    return holds ? LAB_HOLDS : LAB_DOES_NOT_HOLD;
+}
+
+static void drop_claim_rows(lab_rows *rows)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < rows->count; i++)
+        if (strcmp(rows->row[i].experiment, "claim") != 0)
+            rows->row[kept++] = rows->row[i];
+    rows->count = kept;
+}
+
+void lab_claims_judge(const lab_host_part *lab, lab_rows *rows)
+{
+    drop_claim_rows(rows);
+    /* Judges read the measured rows only; the claim rows go on at the end. */
+    size_t measured = rows->count;
+    for (size_t i = 0; i < lab->claim_count; i++) {
+        const lab_claim *claim = &lab->claims[i];
+        char said[sizeof rows->row[0].detail] = "";
+        lab_rows view = {rows->row, measured, measured};
+        lab_verdict verdict = claim->judge(&view, said, sizeof said);
+        lab_row row = lab_row_empty("claim", claim->id);
+        lab_row_set(row.mode, sizeof row.mode, "%s", claim->section);
+        lab_row_set(row.value, sizeof row.value, "%s", lab_verdict_name(verdict));
+        lab_row_set(row.detail, sizeof row.detail, "%s", said[0] ? said : "no detail");
+        lab_rows_add(rows, &row);
+    }
+}

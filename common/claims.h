@@ -1,0 +1,82 @@
+/**
+ * @file claims.h
+ * @brief The chapter's claims and their verdicts: one verdict type, and a
+ *        verdict that is a function of the result rows alone.
+ *
+ * A lab lists its claims (id, chapter section, judge); the judge reads the
+ * run's rows and says holds / does not hold / cannot be tested here, with
+ * the measurement or the reason. Because the rows are all it reads, the
+ * verdicts of any recorded run can be recomputed without a GPU (the lab's
+ * host tool does that). The chapter's words for each id are in the lab's
+ * claims.tsv.
+ */
+#ifndef LAB_CLAIMS_H
+#define LAB_CLAIMS_H
+
+#include "rows.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief The one verdict type. */
+typedef enum lab_verdict {
+    LAB_UNTESTED = 0,      /**< cannot be tested here: the rows it needs are missing */
+    LAB_HOLDS = 1,         /**< the measurement agrees with the chapter's words */
+    LAB_DOES_NOT_HOLD = 2  /**< the measurement contradicts them */
+} lab_verdict;
+
+/**
+ * @brief Judge one claim from the rows.
+ * @param rows      every row of the run (claim rows are never consulted)
+ * @param said      out: the measurement behind the verdict, or why untested
+ * @param said_len  its size
+ */
+typedef lab_verdict (*lab_judge_fn)(const lab_rows *rows, char *said, size_t said_len);
+
+/** @brief One claim of the chapter, as a lab tests it. */
+typedef struct lab_claim {
+    const char *id;      /**< key shared with the lab's claims.tsv */
+    const char *section; /**< chapter section, e.g. "4.1" */
+    lab_judge_fn judge;  /**< the verdict as a function of the rows */
+} lab_claim;
+
+/** @brief What a lab's host part offers: its claims and its report section. */
+typedef struct lab_host_part {
+    const char *name;           /**< the lab's folder name, e.g. "01-peer-checks" */
+    const lab_claim *claims;    /**< its claims */
+    size_t claim_count;         /**< how many */
+    /** Markdown for the report, from the rows alone (NULL: a table of rows). */
+    void (*report)(const lab_rows *rows, FILE *out);
+} lab_host_part;
+
+/** @brief The verdict's word in the rows: "holds", "does_not_hold", "untested". */
+const char *lab_verdict_name(lab_verdict verdict);
+
+/** @brief The verdict for people: "holds", "does not hold", "cannot be tested here". */
+const char *lab_verdict_words(lab_verdict verdict);
+
+/** @brief Set @p said and return @p verdict: judge helpers' common tail. */
+lab_verdict lab_say(lab_verdict verdict, char *said, size_t said_len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/** @brief LAB_HOLDS when @p holds, else LAB_DOES_NOT_HOLD, with @p said set. */
+lab_verdict lab_judge(int holds, char *said, size_t said_len, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/**
+ * @brief Judge every claim and append one "claim" row each to @p rows
+ *        (variant = id, mode = section, value = verdict name, detail = said).
+ *
+ * Claim rows already in @p rows are removed first, so recomputing the
+ * verdicts of a recorded run gives the same rows a live run gave.
+ */
+void lab_claims_judge(const lab_host_part *lab, lab_rows *rows);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LAB_CLAIMS_H */

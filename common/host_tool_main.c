@@ -1,0 +1,105 @@
+/**
+ * @file host_tool_main.c
+ * @brief The main of a lab's host tool: its verdicts and its report section
+ *        recomputed from a result file, with no GPU.
+ *
+ * Built once per lab from the lab's host part (claims and report, plain C)
+ * and the host-only part of common/. The tests run it on every recorded run.
+ */
+#include "claims.h"
+#include "lab_exit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/** Each lab's host part defines this. */
+extern const lab_host_part lab_host;
+
+static int usage(const char *prog)
+{
+    fprintf(stderr,
+            "usage: %s verdicts FILE.csv   the claims' verdicts recomputed, as CSV rows\n"
+            "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
+            "       %s report FILE.csv     the lab's report section (Markdown)\n",
+            prog, prog, prog);
+    return LAB_EXIT_USAGE;
+}
+
+static int load(const char *prog, const char *path, lab_rows *rows)
+{
+    char why[256] = "";
+    FILE *in = fopen(path, "r");
+    if (in == NULL) {
+        fprintf(stderr, "%s: cannot open '%s'\n", prog, path);
+        return -1;
+    }
+    int rc = lab_rows_read_csv(in, rows, why, sizeof why);
+    fclose(in);
+    if (rc != 0)
+        fprintf(stderr, "%s: %s: %s\n", prog, path, why);
+    return rc;
+}
+
+/* Compare the recorded claim rows with the recomputed ones, id by id. */
+static int check(const char *prog, const lab_rows *recorded, const lab_rows *fresh)
+{
+    int bad = 0;
+    for (size_t i = 0; i < fresh->count; i++) {
+        const lab_row *now = &fresh->row[i];
+        if (strcmp(now->experiment, "claim") != 0)
+            continue;
+        const lab_row *then = lab_rows_find(recorded, "claim", now->variant, NULL, NULL, 0);
+        if (then == NULL || strcmp(then->value, now->value) != 0) {
+            fprintf(stderr, "%s: claim %s: recorded %s, recomputed %s (%s)\n", prog,
+                    now->variant, then ? then->value : "nothing", now->value, now->detail);
+            bad++;
+        }
+    }
+    if (lab_rows_count(recorded, "claim", NULL) != lab_host.claim_count) {
+        fprintf(stderr, "%s: the file has %zu claim rows, the lab has %zu claims\n", prog,
+                lab_rows_count(recorded, "claim", NULL), lab_host.claim_count);
+        bad++;
+    }
+    return bad ? LAB_EXIT_FAIL : LAB_EXIT_OK;
+}
+
+static void report(const lab_rows *rows)
+{
+    if (lab_host.report != NULL) {
+        lab_host.report(rows, stdout);
+        return;
+    }
+    lab_rows_write_table(rows, stdout);
+}
+
+/** @brief verdicts | check | report FILE.csv */
+int main(int argc, char **argv)
+{
+    const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    if (argc != 3)
+        return usage(prog);
+    lab_rows recorded = {0}, fresh = {0};
+    if (load(prog, argv[2], &recorded) != 0)
+        return LAB_EXIT_FAIL;
+    if (load(prog, argv[2], &fresh) != 0)
+        return LAB_EXIT_FAIL;
+    lab_claims_judge(&lab_host, &fresh);
+    int status = LAB_EXIT_OK;
+    if (strcmp(argv[1], "verdicts") == 0) {
+        lab_rows claims = {0};
+        for (size_t i = 0; i < fresh.count; i++)
+            if (strcmp(fresh.row[i].experiment, "claim") == 0)
+                lab_rows_add(&claims, &fresh.row[i]);
+        lab_rows_write_csv(&claims, stdout);
+        lab_rows_free(&claims);
+    } else if (strcmp(argv[1], "check") == 0) {
+        status = check(prog, &recorded, &fresh);
+    } else if (strcmp(argv[1], "report") == 0) {
+        report(&fresh);
+    } else {
+        status = usage(prog);
+    }
+    lab_rows_free(&recorded);
+    lab_rows_free(&fresh);
+    return status;
+}

@@ -1,0 +1,160 @@
+/**
+ * @file options.c
+ * @brief One option table, three uses: getopt_long, --help and the errors.
+ */
+#include "options.h"
+#include "cli.h"
+#include "data.h"
+#include "lab_exit.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** Most options (shared and the lab's own) one program declares. */
+#define MAX_OPTIONS 40
+/** getopt_long values of options without a short letter start here. */
+#define LONG_ONLY_BASE 256
+
+static lab_args parsed;
+
+/* The shared options, written into the file-level `parsed`. */
+static const lab_option shared_options[] = {
+    {"list", 'l', LAB_OPT_FLAG, NULL, "list the experiments (key and description) and exit",
+     &parsed.list, 0, 0},
+    {"test", 't', LAB_OPT_KEYS, "KEY", "run only these experiments (comma list; repeatable)",
+     &parsed.tests, 0, 0},
+    {"csv", 0, LAB_OPT_FLAG, NULL, "print the result rows as CSV instead of a table",
+     &parsed.csv, 0, 0},
+    {"quick", 'q', LAB_OPT_FLAG, NULL, "fewer sizes and samples (a short run)", &parsed.quick,
+     0, 0},
+    {"out", 'o', LAB_OPT_TEXT, "DIR", "also write the rows to DIR/NN-name.csv", &parsed.out_dir,
+     0, 0},
+    {"reps", 'r', LAB_OPT_INT, "N", "timed samples per measurement (default: the lab's)",
+     &parsed.reps, 1, 100000},
+    {"seed", 's', LAB_OPT_INT, "N", "seed of the generated data", &parsed.seed, 0,
+     2147483647L},
+    {"gpu-a", 'a', LAB_OPT_INT, "N", "first GPU of a pair (default: the program picks)",
+     &parsed.gpu_a, 0, 1023},
+    {"gpu-b", 'b', LAB_OPT_INT, "N", "second GPU of a pair (default: the program picks)",
+     &parsed.gpu_b, 0, 1023},
+    {"progress", 0, LAB_OPT_FLAG, NULL, "name each experiment on stderr as it starts",
+     &parsed.progress, 0, 0},
+};
+/** How many shared options there are. */
+#define SHARED_COUNT (sizeof shared_options / sizeof shared_options[0])
+
+static const lab_option *option_at(const lab_option *extra, size_t i)
+{
+    return i < SHARED_COUNT ? &shared_options[i] : &extra[i - SHARED_COUNT];
+}
+
+static void print_option(const lab_option *o)
+{
+    char left[64];
+    char letter[8] = "    ";
+    if (o->short_name)
+        snprintf(letter, sizeof letter, "-%c, ", o->short_name);
+    snprintf(left, sizeof left, "%s--%s%s%s", letter, o->name, o->arg ? " " : "",
+             o->arg ? o->arg : "");
+    printf("  %-24s %s\n", left, o->help);
+}
+
+void lab_print_usage(const lab_usage *usage, const lab_option *extra, size_t extra_count)
+{
+    printf("usage: %s [options]\n\n%s\n\nOptions:\n", usage->prog, usage->summary);
+    for (size_t i = 0; i < SHARED_COUNT + extra_count; i++)
+        print_option(option_at(extra, i));
+    printf("  %-24s %s\n", "-h, --help", "show this help and exit");
+    printf("\nSizes accept units: 4096, 4K, 256MiB, 1G (K/M/G are powers of 2, KB/MB/GB of 10).\n"
+           "Exit status: 0 done, 1 a check or a CUDA call failed, 2 bad usage,\n"
+           "77 this machine lacks what every chosen experiment needs (the reason is printed).\n");
+    if (usage->epilogue)
+        printf("\n%s\n", usage->epilogue);
+}
+
+static void add_keys(const char *prog, lab_keys *keys, char *text)
+{
+    for (char *key = strtok(text, ","); key != NULL; key = strtok(NULL, ",")) {
+        if (keys->count == LAB_MAX_KEYS)
+            lab_usage_error(prog, "too many experiment keys (at most %d)", LAB_MAX_KEYS);
+        keys->key[keys->count++] = key;
+    }
+    if (keys->count == 0)
+        lab_usage_error(prog, "option '-t' needs an experiment key (see --list)");
+}
+
+static void store(const char *prog, const lab_option *o, char *value)
+{
+    char name[48];
+    snprintf(name, sizeof name, "--%s", o->name);
+    switch (o->kind) {
+    case LAB_OPT_FLAG: *(bool *)o->target = true; break;
+    case LAB_OPT_INT: *(long *)o->target = lab_opt_int(prog, name, value, o->min, o->max); break;
+    case LAB_OPT_SIZE: *(size_t *)o->target = lab_opt_size(prog, name, value); break;
+    case LAB_OPT_TEXT: *(const char **)o->target = value; break;
+    case LAB_OPT_KEYS: add_keys(prog, (lab_keys *)o->target, value); break;
+    }
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* --list prints and exits: an option beside it would silently do nothing. */
+static void check_combinations(const char *prog, int argc)
+{
+    if (parsed.list && argc > 2)
+        lab_usage_error(prog, "--list takes no other option");
+}
+
+void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extra_count,
+                    int argc, char **argv, lab_args *args)
+{
+    const size_t total = SHARED_COUNT + extra_count;
+    struct option longs[MAX_OPTIONS + 1];
+    char shorts[2 * MAX_OPTIONS + 2] = ":";
+    if (total > MAX_OPTIONS)
+        lab_usage_error(usage->prog, "internal: %zu options, at most %d", total, MAX_OPTIONS);
+    if (wants_help(argc, argv)) {
+        lab_print_usage(usage, extra, extra_count);
+        exit(LAB_EXIT_OK);
+    }
+    memset(&parsed, 0, sizeof parsed);
+    parsed.seed = LAB_DEFAULT_SEED;
+    parsed.gpu_a = parsed.gpu_b = -1;
+    for (size_t i = 0; i < total; i++) {
+        const lab_option *o = option_at(extra, i);
+        int has_arg = o->kind == LAB_OPT_FLAG ? no_argument : required_argument;
+        longs[i] = (struct option){o->name, has_arg, NULL,
+                                   o->short_name ? o->short_name : LONG_ONLY_BASE + (int)i};
+        if (o->short_name) {
+            size_t n = strlen(shorts);
+            shorts[n] = (char)o->short_name;
+            shorts[n + 1] = has_arg == required_argument ? ':' : '\0';
+            shorts[n + 2] = '\0';
+        }
+    }
+    longs[total] = (struct option){NULL, 0, NULL, 0};
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        size_t i = 0;
+        while (i < total && longs[i].val != opt)
+            i++;
+        if (i == total)
+            lab_getopt_error(usage->prog, argv, opt);
+        store(usage->prog, option_at(extra, i), optarg);
+    }
+    lab_no_operands(usage->prog, optind, argc, argv);
+    check_combinations(usage->prog, argc);
+    *args = parsed;
+}

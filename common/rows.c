@@ -1,0 +1,266 @@
+/**
+ * @file rows.c
+ * @brief Result rows: building, CSV out and in, and a table for people.
+ */
+#include "rows.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+lab_row lab_row_empty(const char *experiment, const char *variant)
+{
+    lab_row row;
+    memset(&row, 0, sizeof row);
+    row.src = -1;
+    row.dst = -1;
+    row.verified = -1;
+    lab_row_set(row.experiment, sizeof row.experiment, "%s", experiment ? experiment : "");
+    lab_row_set(row.variant, sizeof row.variant, "%s", variant ? variant : "");
+    return row;
+}
+
+/* A comma or a line break would split the CSV field: make it harmless. */
+static void clean_field(char *text)
+{
+    for (; *text; text++)
+        if (*text == ',')
+            *text = ';';
+        else if (*text == '\n' || *text == '\r')
+            *text = ' ';
+}
+
+void lab_row_set(char *field, size_t size, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(field, size, fmt, args);
+    va_end(args);
+    clean_field(field);
+}
+
+lab_row *lab_rows_add(lab_rows *rows, const lab_row *row)
+{
+    if (rows->count == rows->cap) {
+        size_t cap = rows->cap ? 2 * rows->cap : 64;
+        lab_row *grown = realloc(rows->row, cap * sizeof *grown);
+        if (grown == NULL) {
+            fprintf(stderr, "error: out of host memory for %zu result rows\n", cap);
+            exit(1);
+        }
+        rows->row = grown;
+        rows->cap = cap;
+    }
+    lab_row *slot = &rows->row[rows->count++];
+    *slot = *row;
+    clean_field(slot->experiment);
+    clean_field(slot->variant);
+    clean_field(slot->route);
+    clean_field(slot->mode);
+    clean_field(slot->value);
+    clean_field(slot->detail);
+    return slot;
+}
+
+void lab_rows_free(lab_rows *rows)
+{
+    free(rows->row);
+    memset(rows, 0, sizeof *rows);
+}
+
+static void put_number(FILE *out, double value, int empty)
+{
+    if (empty)
+        fputs(",", out);
+    else
+        fprintf(out, ",%.9g", value);
+}
+
+static void write_row_csv(const lab_row *r, FILE *out)
+{
+    fprintf(out, "%s,%s,%s,%d,%d,%s,%zu,%ld,%zu", r->experiment, r->variant, r->route, r->src,
+            r->dst, r->mode, r->bytes, r->count, r->us.count);
+    put_number(out, r->us.median, r->us.count == 0);
+    put_number(out, r->us.min, r->us.count == 0);
+    put_number(out, r->us.max, r->us.count == 0);
+    put_number(out, r->gbps, r->gbps == 0.0);
+    put_number(out, r->peak_gbps, r->peak_gbps == 0.0);
+    fprintf(out, ",%d,%s,%s\n", r->verified, r->value, r->detail);
+}
+
+void lab_rows_write_csv(const lab_rows *rows, FILE *out)
+{
+    fprintf(out, "%s\n", LAB_ROWS_HEADER);
+    for (size_t i = 0; i < rows->count; i++)
+        write_row_csv(&rows->row[i], out);
+    fflush(out);
+}
+
+/* One line per row; only the columns that hold something are shown. */
+static void write_row_text(const lab_row *r, FILE *out)
+{
+    fprintf(out, "  %-26s", r->variant);
+    if (r->route[0])
+        fprintf(out, " %-9s", r->route);
+    if (r->src >= 0 || r->dst >= 0)
+        fprintf(out, " %2d->%-2d", r->src, r->dst);
+    if (r->mode[0])
+        fprintf(out, " %-10s", r->mode);
+    if (r->bytes)
+        fprintf(out, " %12zu B", r->bytes);
+    if (r->us.count)
+        fprintf(out, " %11.3f us [%.3f..%.3f]", r->us.median, r->us.min, r->us.max);
+    if (r->gbps > 0.0)
+        fprintf(out, " %9.2f GB/s", r->gbps);
+    if (r->peak_gbps > 0.0)
+        fprintf(out, " (peak %.1f)", r->peak_gbps);
+    if (r->verified == 0)
+        fputs(" NOT VERIFIED", out);
+    if (r->value[0])
+        fprintf(out, " = %s", r->value);
+    if (r->detail[0])
+        fprintf(out, "  %s", r->detail);
+    fputc('\n', out);
+}
+
+void lab_rows_write_table(const lab_rows *rows, FILE *out)
+{
+    const char *current = NULL;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (current == NULL || strcmp(current, r->experiment) != 0) {
+            fprintf(out, "%s%s\n", current ? "\n" : "", r->experiment);
+            current = r->experiment;
+        }
+        write_row_text(r, out);
+    }
+    fflush(out);
+}
+
+/* ------------------------------------------------------------- reading -- */
+
+/** Fields of a result row. */
+#define ROW_FIELDS 17
+
+static int split_line(char *line, char **field)
+{
+    int n = 0;
+    char *p = line;
+    line[strcspn(line, "\r\n")] = '\0';
+    for (;;) {
+        if (n == ROW_FIELDS)
+            return -1;
+        field[n++] = p;
+        char *comma = strchr(p, ',');
+        if (comma == NULL)
+            break;
+        *comma = '\0';
+        p = comma + 1;
+    }
+    return n;
+}
+
+static int read_long(const char *text, long *value)
+{
+    char *end;
+    errno = 0;
+    *value = strtol(text, &end, 10);
+    return (end == text || *end != '\0' || errno) ? -1 : 0;
+}
+
+static int read_double(const char *text, double *value)
+{
+    char *end;
+    if (*text == '\0') {
+        *value = 0.0;
+        return 0;
+    }
+    errno = 0;
+    *value = strtod(text, &end);
+    return (end == text || *end != '\0' || errno) ? -1 : 0;
+}
+
+static int parse_row(char **f, lab_row *r)
+{
+    long src, dst, bytes, count, reps, verified;
+    *r = lab_row_empty(f[0], f[1]);
+    snprintf(r->route, sizeof r->route, "%s", f[2]);
+    snprintf(r->mode, sizeof r->mode, "%s", f[5]);
+    snprintf(r->value, sizeof r->value, "%s", f[15]);
+    snprintf(r->detail, sizeof r->detail, "%s", f[16]);
+    if (read_long(f[3], &src) || read_long(f[4], &dst) || read_long(f[6], &bytes) ||
+        read_long(f[7], &count) || read_long(f[8], &reps) || read_long(f[14], &verified) ||
+        bytes < 0 || reps < 0)
+        return -1;
+    r->src = (int)src;
+    r->dst = (int)dst;
+    r->bytes = (size_t)bytes;
+    r->count = count;
+    r->us.count = (size_t)reps;
+    r->verified = (int)verified;
+    if (read_double(f[9], &r->us.median) || read_double(f[10], &r->us.min) ||
+        read_double(f[11], &r->us.max) || read_double(f[12], &r->gbps) ||
+        read_double(f[13], &r->peak_gbps))
+        return -1;
+    r->us.mean = r->us.median;
+    return 0;
+}
+
+int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len)
+{
+    char line[1024];
+    char *field[ROW_FIELDS];
+    if (fgets(line, sizeof line, in) == NULL) {
+        snprintf(why, why_len, "empty file: expected the header '%s'", LAB_ROWS_HEADER);
+        return -1;
+    }
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strcmp(line, LAB_ROWS_HEADER) != 0) {
+        snprintf(why, why_len, "line 1 is not the result header '%s'", LAB_ROWS_HEADER);
+        return -1;
+    }
+    for (long number = 2; fgets(line, sizeof line, in) != NULL; number++) {
+        lab_row row;
+        if (line[0] == '\n' || line[0] == '\0')
+            continue;
+        if (split_line(line, field) != ROW_FIELDS || parse_row(field, &row) != 0) {
+            snprintf(why, why_len, "line %ld: not a result row of %d fields", number,
+                     ROW_FIELDS);
+            return -1;
+        }
+        lab_rows_add(rows, &row);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- finding -- */
+
+static int text_matches(const char *want, const char *have)
+{
+    return want == NULL || want[0] == '\0' || strcmp(want, have) == 0;
+}
+
+const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
+                             const char *variant, const char *route, const char *mode,
+                             size_t bytes)
+{
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (text_matches(experiment, r->experiment) && text_matches(variant, r->variant) &&
+            text_matches(route, r->route) && text_matches(mode, r->mode) &&
+            (bytes == 0 || bytes == r->bytes))
+            return r;
+    }
+    return NULL;
+}
+
+size_t lab_rows_count(const lab_rows *rows, const char *experiment, const char *variant)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rows->count; i++)
+        if (text_matches(experiment, rows->row[i].experiment) &&
+            (variant == NULL || strcmp(variant, rows->row[i].variant) == 0))
+            n++;
+    return n;
+}

@@ -1,0 +1,94 @@
+/**
+ * @file rows.h
+ * @brief The one result-row type every lab writes, with its CSV and table
+ *        writers and a CSV reader (host-only: no CUDA needed).
+ *
+ * A lab's results are rows; everything downstream — the report, the tests,
+ * the plots, the claims' verdicts — reads rows, never printed text. The
+ * columns are the same for every lab; a lab leaves the ones it does not use
+ * empty (-1, 0 or "").
+ */
+#ifndef LAB_ROWS_H
+#define LAB_ROWS_H
+
+#include "stats.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The CSV header every lab's result file starts with. */
+#define LAB_ROWS_HEADER                                                          \
+    "experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,max_us," \
+    "gbps,peak_gbps,verified,value,detail"
+
+/** @brief One result. Text fields hold no commas or newlines. */
+typedef struct lab_row {
+    char experiment[32]; /**< registry key of the experiment, or "claim" */
+    char variant[48];    /**< what was measured: method, kernel, claim id ... */
+    char route[16];      /**< far side: "peer", "peer_off", "host", "loopback", "" */
+    int src;             /**< source device (-1: host or none) */
+    int dst;             /**< destination device (-1: host or none) */
+    char mode[24];       /**< one_way, both_ways, first, steady ... ("" none) */
+    size_t bytes;        /**< bytes per operation and direction (0: none) */
+    long count;          /**< operations, elements or iterations per sample (0: none) */
+    lab_stats us;        /**< microseconds per operation (count 0: no times) */
+    double gbps;         /**< 1e9 bytes per second of the counted bytes (0: none) */
+    double peak_gbps;    /**< the link's peak for the counted bytes (0: unknown) */
+    int verified;        /**< 1 data verified, 0 verification failed, -1 not applicable */
+    char value[64];      /**< a value that is not a time (an error name, a flag, a verdict) */
+    char detail[320];    /**< free text for people */
+} lab_row;
+
+/** @brief A growing array of rows. */
+typedef struct lab_rows {
+    lab_row *row;  /**< count entries */
+    size_t count;  /**< rows in use */
+    size_t cap;    /**< rows allocated */
+} lab_rows;
+
+/** @brief A row with every field empty, ready to fill. */
+lab_row lab_row_empty(const char *experiment, const char *variant);
+
+/** @brief Append a copy of @p row (text fields are cleaned of commas); exits on no memory. */
+lab_row *lab_rows_add(lab_rows *rows, const lab_row *row);
+
+/** @brief Free the rows and leave @p rows empty. */
+void lab_rows_free(lab_rows *rows);
+
+/** @brief printf into a row's text field, replacing commas and newlines. */
+void lab_row_set(char *field, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/** @brief Write the header and every row as CSV. */
+void lab_rows_write_csv(const lab_rows *rows, FILE *out);
+
+/** @brief Write the rows as aligned text for people, one block per experiment. */
+void lab_rows_write_table(const lab_rows *rows, FILE *out);
+
+/**
+ * @brief Read a result file written by lab_rows_write_csv.
+ * @return 0, or -1 with the reason in @p why (wrong header, bad field, line).
+ */
+int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len);
+
+/**
+ * @brief The first row whose fields match; NULL when none does.
+ *
+ * NULL or "" for a text field matches anything; @p bytes 0 matches any size.
+ */
+const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
+                             const char *variant, const char *route, const char *mode,
+                             size_t bytes);
+
+/** @brief How many rows have this experiment key (and variant, unless NULL). */
+size_t lab_rows_count(const lab_rows *rows, const char *experiment, const char *variant);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LAB_ROWS_H */

@@ -1,0 +1,31 @@
+#!/usr/bin/env bats
+# Lab @NN@: the template lab.
+
+setup_file() {
+    load helpers/lab
+    capture run @NN@ --csv --quick
+}
+
+setup() {
+    load helpers/lab
+}
+
+@test "lab @NN@: --list names the copy experiment" {
+    lab_run @NN@ --list
+    assert_success
+    assert_output --partial "copy"
+}
+
+@test "lab @NN@: TODO @NN@.1 byte counts (unit test, any machine)" {
+    unit_run @NN@
+    assert_success
+}
+
+@test "lab @NN@: the copy is verified and its time is positive" {
+    captured run
+    assert_success
+    run csv_get "$CAPTURED_CSV" verified experiment=copy
+    assert_output 1
+    run csv_get "$CAPTURED_CSV" median_us experiment=copy
+    assert_float "$output" '>' 0
+}
