@@ -1,12 +1,34 @@
 #!/usr/bin/env bats
-# Lab 01 — peer checks (chapter 4.1).
-
-load helpers/lab
+# Lab 01 — peer checks (chapter 4.1). The program runs once per experiment
+# (so each TODO's tests stand alone) and once whole.
 
 setup_file() {
     load helpers/lab
-    capture csv 01 --csv
+    capture run 01 --csv
     capture table 01
+    local key
+    for key in gpus matrix attributes flags self_access enable_twice one_way disable_twice; do
+        capture "$key" 01 --csv -t "$key"
+    done
+}
+
+setup() {
+    load helpers/lab
+    load helpers/lab01
+}
+
+# row_value FIELD=VALUE...: the value column of the captured run's matching rows.
+row_value() {
+    csv_get "$CAPTURED_CSV" value "$@"
+}
+
+# assert_all_verified EXPERIMENT: the harness confirmed its rows (an
+# observation of the harness's own, verified -1, needs no confirming).
+assert_all_verified() {
+    run csv_get "$CAPTURED_CSV" verified experiment="$1"
+    grep -qx 1 <<<"$output" || fail "no confirmed $1 rows"
+    ! grep -qx 0 <<<"$output" ||
+        fail "$1 has rows the harness did not confirm: $(grep "^$1,.*,0,[^,]*,[^,]*$" "$CAPTURED_CSV" | head -3)"
 }
 
 # --- on every machine -------------------------------------------------------
@@ -16,6 +38,15 @@ setup_file() {
     assert_success
     assert_output --partial "usage:"
     assert_output --partial "--csv"
+    assert_output --partial "-t, --test KEY"
+}
+
+@test "01: --list names every experiment" {
+    lab_run 01 --list
+    assert_success
+    for key in gpus matrix attributes flags self_access enable_twice one_way disable_twice; do
+        assert_line --regexp "^$key +[a-zA-Z]"
+    done
 }
 
 @test "01: an unknown option exits 2 with usage" {
@@ -30,186 +61,239 @@ setup_file() {
     assert_output --partial "unexpected argument 'extra'"
 }
 
+@test "01: an unknown experiment key exits 2 naming it" {
+    lab_run 01 -t no_such_key
+    assert_equal "$status" 2
+    assert_output --partial "no experiment 'no_such_key'"
+}
+
 @test "01: with no GPU visible it exits 77 and says why" {
     CUDA_VISIBLE_DEVICES= lab_run 01
     assert_equal "$status" 77
-    assert_output --partial "skipped: needs 2 GPUs, this machine has 0"
+    assert_output --regexp "skipped: needs [12] GPUs?: no (CUDA GPU|NVIDIA driver)"
 }
 
-@test "01: with one GPU visible it exits 77 and says why" {
-    require_gpus 1
-    CUDA_VISIBLE_DEVICES=0 lab_run 01
-    assert_equal "$status" 77
-    assert_output --partial "skipped: needs 2 GPUs, this machine has 1"
+@test "01: TODO 01.1 describe_gpu hands back the error of a device that does not exist (unit test, any machine)" {
+    LAB01_TODO=01.1 unit_run 01
+    assert_success
 }
 
-# --- with two or more GPUs ----------------------------------------------------
-
-@test "01: the run succeeds" {
-    captured csv
-    assert_equal "$status" 0
-    captured table
-    assert_equal "$status" 0
+@test "01: TODO 01.2 check_access answers 0 when the call fails, and clears its error (unit test, any machine)" {
+    LAB01_TODO=01.2 unit_run 01
+    assert_success
 }
 
-@test "01: every GPU is listed with name, compute capability, UVA and PCI id" {
-    captured csv
-    local n
-    n=$(csv_get "$CAPTURED_CSV" value section=summary field=gpus)
-    assert_equal "$n" "$(gpu_count)"
-    for ((i = 0; i < n; i++)); do
-        for field in name compute_capability unified_addressing pci_bus_id; do
-            run csv_get "$CAPTURED_CSV" value section=gpu gpu=$i field=$field
-            assert_success
-            [ -n "$output" ] || fail "GPU $i has no $field"
-        done
-        run csv_get "$CAPTURED_CSV" value section=gpu gpu=$i field=compute_capability
-        assert_output --regexp '^[0-9]+\.[0-9]+$'
-    done
+@test "01: TODO 01.3 query_attributes hands back the error of a missing device (unit test, any machine)" {
+    LAB01_TODO=01.3 unit_run 01
+    assert_success
 }
 
-@test "01: the access matrix has every ordered pair, diagonal included" {
-    captured csv
-    local n
-    n=$(gpu_count)
-    run csv_get "$CAPTURED_CSV" value section=access field=can_access_peer
-    assert_equal "${#lines[@]}" $((n * n))
-    for ((i = 0; i < n; i++)); do
-        for ((j = 0; j < n; j++)); do
-            run csv_get "$CAPTURED_CSV" value section=access gpu=$i peer=$j field=can_access_peer
-            assert_output --regexp '^[01]$'
-        done
-    done
+@test "01: TODO 01.4 try_nonzero_flags makes no call when the device cannot be made current (unit test, any machine)" {
+    LAB01_TODO=01.4 unit_run 01
+    assert_success
 }
 
-@test "01: the matrix agrees with an independent cudaDeviceCanAccessPeer query" {
-    captured csv
+@test "01: TODO 01.5 enable_twice makes no call when the device cannot be made current (unit test, any machine)" {
+    LAB01_TODO=01.5 unit_run 01
+    assert_success
+}
+
+@test "01: TODO 01.6 disable_twice makes no call when the device cannot be made current (unit test, any machine)" {
+    LAB01_TODO=01.6 unit_run 01
+    assert_success
+}
+
+# --- the recorded 2xH200 run (every machine) -----------------------------------
+
+@test "01: the recorded 2xH200 run passes the run checker" {
+    run lab01_check_run "$FIXTURES/lab01-run.csv"
+    assert_success
+}
+
+@test "01: the run checker rejects every broken edit of the recorded run" {
+    assert_checker_rejects_all 01 lab01_check_run
+}
+
+@test "01: the host tool recomputes the recorded 2xH200 verdicts" {
+    run "$(host_tool 01)" check "$FIXTURES/lab01-run.csv"
+    assert_success
+    run "$(host_tool 01)" verdicts "$FIXTURES/lab01-run.csv"
+    assert_line --regexp '^claim,flags_must_be_zero,.*,holds,'
+    assert_line --regexp '^claim,access_is_mutual,.*,does_not_hold,'
+}
+
+@test "01: the report section draws the recorded P2P matrix as a Markdown table" {
+    run "$(host_tool 01)" report "$FIXTURES/lab01-run.csv"
+    assert_success
+    assert_line '| | GPU 0 | GPU 1 |'
+    assert_line '| **GPU 0** | 0 (itself) | 1 |'
+    assert_line '| **GPU 1** | 1 | 0 (itself) |'
+    assert_output --partial "On the diagonal a GPU is asked about itself"
+    assert_line '| 0 → 1 | 0 | 1 | 1 | 1 |'
+}
+
+@test "01: claims.tsv names exactly the claims judged on the recorded run" {
+    local listed judged
+    listed=$(grep -v '^#' "$REPO_ROOT/labs/01-peer-checks/claims.tsv" | tail -n +2 | cut -f1 | sort)
+    judged=$("$(host_tool 01)" verdicts "$FIXTURES/lab01-run.csv" | tail -n +2 | cut -d, -f2 | sort)
+    assert_equal "$judged" "$listed"
+}
+
+# --- with one GPU or more -------------------------------------------------------
+
+@test "01: TODO 01.1: every GPU is described as the runtime describes it" {
+    captured gpus
+    assert_success
+    assert_all_verified gpus
+    local id cc name
+    while read -r id cc name; do
+        assert_equal "$(row_value experiment=gpus variant=name src="$id")" "$name"
+        assert_equal "$(row_value experiment=gpus variant=compute_capability src="$id")" "$cc"
+        run row_value experiment=gpus variant=pci_bus_id src="$id"
+        assert_output --regexp '^[0-9a-fA-F]+:[0-9a-fA-F]+:[0-9a-fA-F]+\.[0-9a-fA-F]+$'
+    done < <("$BUILD_DIR/tools/gpu-query" list)
+}
+
+@test "01: TODO 01.2: the access matrix covers every ordered pair, diagonal included, as the runtime answers" {
+    captured matrix
+    assert_success
+    assert_all_verified matrix
     local n row i=0
     n=$(gpu_count)
+    run row_value experiment=matrix
+    assert_equal "${#lines[@]}" $((n * n))
+    while read -r -a row; do
+        for ((j = 0; j < n; j++)); do
+            run row_value experiment=matrix src=$i dst=$j
+            if [ "$i" -eq "$j" ]; then assert_output 0; else assert_output "${row[$j]}"; fi
+        done
+        i=$((i + 1))
+    done < <("$BUILD_DIR/tools/gpu-query" matrix)
+}
+
+@test "01: TODO 01.4: flags 1 asked on each GPU itself is answered as the harness's own call is" {
+    captured flags
+    assert_success
+    assert_all_verified flags
+    for ((i = 0; i < $(gpu_count); i++)); do
+        run row_value experiment=flags route=loopback src=$i dst=$i
+        assert_output --regexp '^cudaError[A-Za-z]+$'
+    done
+}
+
+@test "01: TODO 01.5 and 01.6: enabling and disabling a GPU's access to itself answer as the runtime does" {
+    captured self_access
+    assert_success
+    assert_all_verified self_access
+    for variant in enable_first enable_again disable_first disable_again; do
+        run row_value experiment=self_access variant=$variant src=0 dst=0
+        assert_output --regexp '^cuda[A-Za-z]+$'
+    done
+}
+
+@test "01: the whole run succeeds and its rows pass the run checker" {
+    captured run
+    assert_success
+    run lab01_check_run "$CAPTURED_CSV"
+    assert_success
+}
+
+@test "01: the table for people shows each experiment and a verdict for every claim" {
+    captured table
+    assert_success
+    run cat "$CAPTURED_CSV"
+    assert_line matrix
+    assert_line gpus
+    for id in flags_must_be_zero access_is_mutual uva_required physical_link_required; do
+        assert_output --regexp "  $id +4\.1 += (holds|does_not_hold|untested)"
+    done
+}
+
+@test "01: with one GPU visible the pair experiments are skipped once each, with the reason" {
+    require_gpus 1
+    local out="$BATS_TEST_TMPDIR/one.csv" err="$BATS_TEST_TMPDIR/one.err" rc=0
+    CUDA_VISIBLE_DEVICES=0 "$(lab_program 01)" --csv >"$out" 2>"$err" || rc=$?
+    output=$(cat "$err") fail_if_todo
+    assert_equal "$rc" 0
+    for key in attributes enable_twice one_way disable_twice; do
+        run grep -cE "skipped $key: needs 2 GPUs[,;] this machine has 1" "$err"
+        assert_output 1
+    done
+    CAPTURED_CSV=$out
+    assert_all_verified matrix
+    assert_all_verified self_access
+    run row_value experiment=claim variant=access_is_mutual
+    assert_output untested
+}
+
+@test "01: a GPU id beyond the machine's GPUs exits 2 naming it" {
+    require_gpus 1
+    lab_run 01 -a 99
+    assert_equal "$status" 2
+    assert_output --partial "GPU 99 does not exist"
+}
+
+# --- with two GPUs or more --------------------------------------------------------
+
+@test "01: TODO 01.3: every ordered pair of distinct GPUs has its four P2P attributes, as the runtime reports them" {
+    require_gpus 2
+    captured attributes
+    assert_success
+    assert_all_verified attributes
+    local n row i=0
+    n=$(gpu_count)
+    run row_value experiment=attributes
+    assert_equal "${#lines[@]}" $((4 * n * (n - 1)))
     while read -r -a row; do
         for ((j = 0; j < n; j++)); do
             [ "$i" -eq "$j" ] && continue
-            run csv_get "$CAPTURED_CSV" value section=access gpu=$i peer=$j field=can_access_peer
+            run row_value experiment=attributes variant=access_supported src=$i dst=$j
             assert_output "${row[$j]}"
         done
         i=$((i + 1))
     done < <("$BUILD_DIR/tools/gpu-query" matrix)
 }
 
-@test "01: the diagonal is handled: a GPU is not reported as its own peer" {
-    captured csv
-    local n
-    n=$(gpu_count)
-    for ((i = 0; i < n; i++)); do
-        run csv_get "$CAPTURED_CSV" value section=access gpu=$i peer=$i field=can_access_peer
-        assert_output 0
-        run csv_get "$CAPTURED_CSV" value section=attribute gpu=$i peer=$i field=performance_rank
-        assert_output ""
-    done
-}
-
-@test "01: every ordered pair of distinct GPUs has its four P2P attributes" {
-    captured csv
-    local n
-    n=$(gpu_count)
-    for ((i = 0; i < n; i++)); do
-        for ((j = 0; j < n; j++)); do
-            [ "$i" -eq "$j" ] && continue
-            for field in performance_rank access_supported native_atomic_supported cuda_array_access_supported; do
-                run csv_get "$CAPTURED_CSV" value section=attribute gpu=$i peer=$j field=$field
-                assert_output --regexp '^-?[0-9]+$'
-            done
-            # The attribute and cudaDeviceCanAccessPeer describe the same thing.
-            local can supported
-            can=$(csv_get "$CAPTURED_CSV" value section=access gpu=$i peer=$j field=can_access_peer)
-            supported=$(csv_get "$CAPTURED_CSV" value section=attribute gpu=$i peer=$j field=access_supported)
-            assert_equal "$supported" "$can"
-        done
-    done
-}
-
-@test "01: enabling access with flags 0 succeeds; enabling twice is benign" {
+@test "01: TODO 01.4: flags 1 on a pair is answered with a named error, and the flags claim holds" {
     require_p2p_pair
-    captured csv
-    run csv_get "$CAPTURED_CSV" value section=enable gpu=$P2P_A peer=$P2P_B field=first
-    assert_output cudaSuccess
-    run csv_get "$CAPTURED_CSV" value section=enable gpu=$P2P_A peer=$P2P_B field=again
-    assert_output cudaErrorPeerAccessAlreadyEnabled
-}
-
-@test "01: a non-zero flags argument is rejected with a named error" {
-    require_p2p_pair
-    captured csv
-    run csv_get "$CAPTURED_CSV" value section=enable gpu=$P2P_A peer=$P2P_B field=flags_1
+    captured flags
+    assert_success
+    run row_value experiment=flags route=peer src="$P2P_A" dst="$P2P_B"
     assert_output --regexp '^cudaError[A-Za-z]+$'
-    refute_output cudaSuccess
-    run csv_get "$CAPTURED_CSV" value section=claim field=flags_must_be_zero
+    run row_value experiment=claim variant=flags_must_be_zero
     assert_output holds
 }
 
-@test "01: access is one-way: the reverse direction is not enabled by the first" {
+@test "01: TODO 01.5: enabling with flags 0 succeeds, and the second enable is the harmless already-enabled" {
     require_p2p_pair
-    captured csv
-    run csv_get "$CAPTURED_CSV" value section=enable gpu=$P2P_A peer=$P2P_B field=reverse_disable
-    assert_output cudaErrorPeerAccessNotEnabled
-    run csv_get "$CAPTURED_CSV" value section=claim field=access_is_mutual
+    captured enable_twice
+    assert_success
+    assert_all_verified enable_twice
+    run row_value experiment=enable_twice variant=enable_first src="$P2P_A" dst="$P2P_B"
+    assert_output cudaSuccess
+    run row_value experiment=enable_twice variant=enable_again src="$P2P_A" dst="$P2P_B"
+    assert_output cudaErrorPeerAccessAlreadyEnabled
+}
+
+@test "01: TODO 01.5: access is one-way: right after a -> b is enabled, b -> a is still off" {
+    require_p2p_pair
+    captured one_way
+    assert_success
+    assert_all_verified one_way
+    run row_value experiment=one_way variant=reverse_disable
+    [ -n "$output" ] || fail "no probe row"
+    ! grep -qvx cudaErrorPeerAccessNotEnabled <<<"$output" || fail "a reverse direction was on: $output"
+    run row_value experiment=claim variant=access_is_mutual
     assert_output does_not_hold
 }
 
-@test "01: access is disabled again at the end, and disabling twice says so" {
+@test "01: TODO 01.6: access is disabled again, and disabling twice says so" {
     require_p2p_pair
-    captured csv
-    run csv_get "$CAPTURED_CSV" value section=disable gpu=$P2P_A peer=$P2P_B field=first
+    captured disable_twice
+    assert_success
+    assert_all_verified disable_twice
+    run row_value experiment=disable_twice variant=disable_first src="$P2P_A" dst="$P2P_B"
     assert_output cudaSuccess
-    run csv_get "$CAPTURED_CSV" value section=disable gpu=$P2P_A peer=$P2P_B field=again
+    run row_value experiment=disable_twice variant=disable_again src="$P2P_A" dst="$P2P_B"
     assert_output cudaErrorPeerAccessNotEnabled
-}
-
-@test "01: the table for people shows the matrix and a verdict for each claim" {
-    captured table
-    assert_output --partial "cudaDeviceCanAccessPeer (row = device, column = peer)"
-    for id in flags_must_be_zero access_is_mutual uva_required physical_link_required; do
-        assert_output --regexp "claim $id: (holds|does_not_hold|not_testable): "
-    done
-}
-
-# --- recorded output (every machine) ------------------------------------------
-
-@test "01: the live CSV passes the schema checks" {
-    load helpers/lab01
-    captured csv
-    run lab01_check_csv "$CAPTURED_CSV"
-    assert_success
-}
-
-@test "01: the recorded 2xH200 CSV passes the schema checks" {
-    load helpers/lab01
-    assert_file_exists "$FIXTURES/lab01-run.csv"
-    run lab01_check_csv "$FIXTURES/lab01-run.csv"
-    assert_success
-}
-
-@test "01: the schema checks reject broken output" {
-    load helpers/lab01
-    local broken="$BATS_TEST_TMPDIR/broken.csv"
-    # A missing pair.
-    grep -v '^access,1,0,can_access_peer' "$FIXTURES/lab01-run.csv" >"$broken"
-    run lab01_check_csv "$broken"
-    assert_failure
-    assert_output --partial "no access row for 1->0"
-    # A GPU that is its own peer.
-    sed 's/^access,0,0,can_access_peer,0$/access,0,0,can_access_peer,1/' "$FIXTURES/lab01-run.csv" >"$broken"
-    run lab01_check_csv "$broken"
-    assert_failure
-    assert_output --partial "its own peer"
-    # A non-zero flags value that was accepted.
-    sed 's/^enable,0,1,flags_1,.*/enable,0,1,flags_1,cudaSuccess/' "$FIXTURES/lab01-run.csv" >"$broken"
-    run lab01_check_csv "$broken"
-    assert_failure
-    assert_output --partial "flags=1 accepted"
-    # A verdict that is not one of the three words.
-    sed 's/^claim,,,access_is_mutual,.*/claim,,,access_is_mutual,maybe/' "$FIXTURES/lab01-run.csv" >"$broken"
-    run lab01_check_csv "$broken"
-    assert_failure
-    assert_output --partial "verdict maybe"
 }

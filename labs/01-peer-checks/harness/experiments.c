@@ -1,0 +1,343 @@
+/**
+ * @file experiments.c
+ * @brief Lab 01's registry: chapter 4.1's questions asked through the
+ *        student's functions on every GPU and ordered pair, each answer
+ *        checked against the same call made here.
+ *
+ * Every experiment starts and ends with peer access off, so each can run
+ * alone (-t KEY). The errors the calls return are results, provoked on
+ * purpose and cleared.
+ */
+#include "lab.h"
+#include "peer_checks.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const lab_host_part lab_host;
+
+enum { ENABLE = 0, FLAGS_1 = 1, DISABLE = -1 };
+
+/* The harness's own call from dev: enable with flags op, or disable. */
+static cudaError_t raw(int dev, int peer, int op)
+{
+    CUDA_CHECK(cudaSetDevice(dev));
+    cudaError_t err = op == DISABLE ? cudaDeviceDisablePeerAccess(peer)
+                                    : cudaDeviceEnablePeerAccess(peer, (unsigned)op);
+    (void)cudaGetLastError();
+    return err;
+}
+
+/* Is access dev -> peer on? Asked by switching it off, and back on. */
+static bool is_on(int dev, int peer)
+{
+    if (raw(dev, peer, DISABLE) != cudaSuccess)
+        return false;
+    (void)raw(dev, peer, ENABLE);
+    return true;
+}
+
+/* Both directions of a pair off again, whatever a student's call did. */
+static void pair_off(int a, int b)
+{
+    (void)raw(a, b, DISABLE);
+    (void)raw(b, a, DISABLE);
+}
+
+static const char *name(cudaError_t err)
+{
+    return cudaGetErrorName(err);
+}
+
+/* A GPU other than dev made current (where there is one), so that a
+ * function that must set dev, or must leave the device alone, is caught. */
+static int other_current(const lab_ctx *ctx, int dev)
+{
+    int other = (dev + 1) % ctx->gpus;
+    CUDA_CHECK(cudaSetDevice(other));
+    return other;
+}
+
+/* The clauses every contract shares: status, nothing pending, the current
+ * device. why stays empty when all were kept. */
+static void after_call(const char *fn, cudaError_t status, int want_dev, char *why, size_t len)
+{
+    cudaError_t pending = cudaGetLastError();
+    int current = -1;
+    CUDA_CHECK(cudaGetDevice(&current));
+    why[0] = '\0';
+    if (status != cudaSuccess)
+        snprintf(why, len, "%s returned %s", fn, name(status));
+    else if (pending != cudaSuccess)
+        snprintf(why, len, "%s left %s pending as the last error", fn, name(pending));
+    else if (current != want_dev)
+        snprintf(why, len, "%s left GPU %d current; its contract says GPU %d", fn, current,
+                 want_dev);
+}
+
+/* One answer as a row: verified when the contract was kept (broken empty)
+ * and it equals the harness's own answer; without want, an observation. */
+static int record(lab_ctx *ctx, const char *exp, const char *variant, int src, int dst,
+                  const char *got, const char *want, const char *broken, const char *note)
+{
+    lab_row row = lab_row_empty(exp, variant);
+    row.src = src;
+    row.dst = dst;
+    if (dst >= 0)
+        lab_row_set(row.route, sizeof row.route, "%s",
+                    lab_route_name(src == dst ? LAB_ROUTE_LOOPBACK : LAB_ROUTE_PEER));
+    lab_row_set(row.value, sizeof row.value, "%s", got);
+    row.verified = want == NULL ? -1 : broken[0] == '\0' && strcmp(got, want) == 0;
+    if (row.verified == 0 && broken[0] == '\0')
+        lab_row_set(row.detail, sizeof row.detail, "the harness's own call answers %s", want);
+    else
+        lab_row_set(row.detail, sizeof row.detail, "%s", row.verified ? note : broken);
+    lab_emit(ctx, &row);
+    return lab_check(ctx, row.verified != 0, "%s %s %d->%d is %s: %s", exp, variant, src, dst,
+                     got, row.detail);
+}
+
+/* ---------------------------------------------------------- one GPU each -- */
+
+static void gpu_fields(const gpu_info *g, char text[4][256])
+{
+    snprintf(text[0], 256, "%.255s", g->name);
+    snprintf(text[1], 256, "%d.%d", g->major, g->minor);
+    snprintf(text[2], 256, "%d", g->unified_addressing);
+    snprintf(text[3], 256, "%.31s", g->pci_bus_id);
+}
+
+static int run_gpus(lab_ctx *ctx)
+{
+    static const char *field[4] = {"name", "compute_capability", "unified_addressing",
+                                   "pci_bus_id"};
+    int status = 0;
+    for (int dev = 0; dev < ctx->gpus; dev++) {
+        struct cudaDeviceProp prop;
+        gpu_info want, got;
+        char want_s[4][256], got_s[4][256], why[256];
+        memset(&want, 0, sizeof want);
+        memset(&got, 0, sizeof got);
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+        snprintf(want.name, sizeof want.name, "%s", prop.name);
+        want.major = prop.major;
+        want.minor = prop.minor;
+        want.unified_addressing = prop.unifiedAddressing;
+        CUDA_CHECK(cudaDeviceGetPCIBusId(want.pci_bus_id, (int)sizeof want.pci_bus_id, dev));
+        int current = other_current(ctx, dev);
+        after_call("describe_gpu", describe_gpu(dev, &got), current, why, sizeof why);
+        gpu_fields(&want, want_s);
+        gpu_fields(&got, got_s);
+        for (int k = 0; k < 4; k++)
+            status |= record(ctx, "gpus", field[k], dev, -1, got_s[k], want_s[k], why,
+                             k == 2 ? "the chapter says P2P needs UVA" : "");
+    }
+    return status;
+}
+
+/* ---------------------------------------------------- pairs and diagonals -- */
+
+/** @brief A check of one (dev, peer) cell: 0 when it passed, else LAB_EXIT_FAIL. */
+typedef int (*direction_fn)(lab_ctx *ctx, int dev, int peer);
+
+/* Which (dev, peer): the diagonal, pairs with peer access, every pair. */
+enum { SELF = 1, PEERS = 2, ALL_PAIRS = 4 };
+
+static int each(lab_ctx *ctx, int which, direction_fn fn)
+{
+    int status = 0;
+    for (int dev = 0; dev < ctx->gpus; dev++)
+        for (int peer = 0; peer < ctx->gpus; peer++)
+            if (dev == peer ? (which & SELF) != 0
+                            : (which & ALL_PAIRS) ||
+                                  ((which & PEERS) && lab_can_access_peer(dev, peer)))
+                status |= fn(ctx, dev, peer);
+    return status;
+}
+
+/* TODO 01.2 on one cell of the matrix. */
+static int matrix_cell(lab_ctx *ctx, int dev, int peer)
+{
+    int want = 0, can = -1;
+    char why[256], got_s[16], want_s[16], note[160];
+    cudaError_t want_err = cudaDeviceCanAccessPeer(&want, dev, peer);
+    (void)cudaGetLastError();
+    int current = other_current(ctx, dev);
+    cudaError_t err = check_access(dev, peer, &can);
+    after_call("check_access", cudaSuccess, current, why, sizeof why);
+    if (!why[0] && err != want_err)
+        snprintf(why, sizeof why, "check_access returned %s; the harness's call %s", name(err),
+                 name(want_err));
+    snprintf(got_s, sizeof got_s, "%d", can);
+    snprintf(want_s, sizeof want_s, "%d", want_err == cudaSuccess ? want : 0);
+    snprintf(note, sizeof note, "cudaDeviceCanAccessPeer returned %s%s", name(err),
+             dev == peer && can == 0 ? "; the diagonal: a GPU reaches its own memory "
+                                       "without P2P" : "");
+    return record(ctx, "matrix", "can_access_peer", dev, peer, got_s, want_s, why, note);
+}
+
+static const struct {
+    const char *variant;
+    enum cudaDeviceP2PAttr attr;
+    size_t offset;
+} attributes[4] = {
+    {"performance_rank", cudaDevP2PAttrPerformanceRank,
+     offsetof(p2p_attributes, performance_rank)},
+    {"access_supported", cudaDevP2PAttrAccessSupported,
+     offsetof(p2p_attributes, access_supported)},
+    {"native_atomic_supported", cudaDevP2PAttrNativeAtomicSupported,
+     offsetof(p2p_attributes, native_atomics)},
+    {"cuda_array_access_supported", cudaDevP2PAttrCudaArrayAccessSupported,
+     offsetof(p2p_attributes, array_access)},
+};
+
+/* TODO 01.3 on two distinct GPUs (the attributes describe a pair). */
+static int attributes_of(lab_ctx *ctx, int dev, int peer)
+{
+    p2p_attributes got = {-1, -1, -1, -1};
+    char why[256], got_s[16], want_s[16];
+    int status = 0, current = other_current(ctx, dev);
+    after_call("query_attributes", query_attributes(dev, peer, &got), current, why, sizeof why);
+    for (int k = 0; k < 4; k++) {
+        int want = 0;
+        CUDA_CHECK(cudaDeviceGetP2PAttribute(&want, attributes[k].attr, dev, peer));
+        snprintf(want_s, sizeof want_s, "%d", want);
+        snprintf(got_s, sizeof got_s, "%d",
+                 *(const int *)((const char *)&got + attributes[k].offset));
+        status |= record(ctx, "attributes", attributes[k].variant, dev, peer, got_s, want_s,
+                         why, "");
+    }
+    return status;
+}
+
+/* TODO 01.4 (peer may be dev): the student's call, then the harness's own
+ * from the same state (access off). */
+static int flags_once(lab_ctx *ctx, int dev, int peer)
+{
+    cudaError_t got = cudaErrorUnknown;
+    char why[256];
+    (void)other_current(ctx, dev);
+    after_call("try_nonzero_flags", try_nonzero_flags(dev, peer, &got), dev, why, sizeof why);
+    bool came_on = dev != peer && raw(dev, peer, DISABLE) == cudaSuccess;
+    cudaError_t want = raw(dev, peer, FLAGS_1);
+    if (dev != peer && want == cudaSuccess)
+        (void)raw(dev, peer, DISABLE);
+    if (!why[0] && came_on && want != cudaSuccess)
+        snprintf(why, sizeof why, "access %d->%d came on, which flags 1 does not do", dev, peer);
+    return record(ctx, "flags", "enable_flags_1", dev, peer, name(got), name(want), why,
+                  dev == peer ? "flags 1 on the GPU itself" : "flags 1 asked before access is on");
+}
+
+/* TODO 01.5 (enable) or 01.6: the harness's two calls first, the state put
+ * back, then the student's two calls and the state their contract promises. */
+static int twice(lab_ctx *ctx, const char *exp, int dev, int peer, bool enable)
+{
+    const char *fn = enable ? "enable_twice" : "disable_twice";
+    peer_calls want, got = {cudaErrorUnknown, cudaErrorUnknown};
+    char why[256];
+    want.first = raw(dev, peer, enable ? ENABLE : DISABLE);
+    want.again = raw(dev, peer, enable ? ENABLE : DISABLE);
+    if (dev != peer)
+        (void)raw(dev, peer, enable ? DISABLE : ENABLE);
+    (void)other_current(ctx, dev);
+    after_call(fn, (enable ? enable_twice : disable_twice)(dev, peer, &got), dev, why,
+               sizeof why);
+    if (!why[0] && dev != peer && is_on(dev, peer) != enable)
+        snprintf(why, sizeof why, "access %d->%d is %s after %s", dev, peer,
+                 enable ? "off" : "still on", fn);
+    int status = record(ctx, exp, enable ? "enable_first" : "disable_first", dev, peer,
+                        name(got.first), name(want.first), why, "");
+    return status | record(ctx, exp, enable ? "enable_again" : "disable_again", dev, peer,
+                           name(got.again), name(want.again), why,
+                           enable && dev != peer ? "harmless and cleared" : "");
+}
+
+static int self_once(lab_ctx *ctx, int dev, int peer)
+{
+    return twice(ctx, "self_access", dev, peer, true) |
+           twice(ctx, "self_access", dev, peer, false);
+}
+
+static int enable_once(lab_ctx *ctx, int dev, int peer)
+{
+    int status = twice(ctx, "enable_twice", dev, peer, true);
+    pair_off(dev, peer);
+    return status;
+}
+
+static int disable_once(lab_ctx *ctx, int dev, int peer)
+{
+    CUDA_CHECK(lab_enable_peer(dev, peer));
+    int status = twice(ctx, "disable_twice", dev, peer, false);
+    pair_off(dev, peer);
+    return status;
+}
+
+/* Enabling is one-way: right after dev -> peer comes on (through the
+ * student's enable_twice), peer disables its access to dev. One per pair. */
+static int one_way_once(lab_ctx *ctx, int dev, int peer)
+{
+    if (dev > peer && lab_can_access_peer(peer, dev))
+        return 0;
+    char note[160];
+    int status = twice(ctx, "one_way", dev, peer, true);
+    snprintf(note, sizeof note, "GPU %d disabling its access to GPU %d right after %d->%d "
+             "came on", peer, dev, dev, peer);
+    status |= record(ctx, "one_way", "reverse_disable", peer, dev,
+                     name(raw(peer, dev, DISABLE)), NULL, "", note);
+    pair_off(dev, peer);
+    return status;
+}
+
+static int run_matrix(lab_ctx *ctx) { return each(ctx, SELF | ALL_PAIRS, matrix_cell); }
+static int run_attributes(lab_ctx *ctx) { return each(ctx, ALL_PAIRS, attributes_of); }
+static int run_flags(lab_ctx *ctx) { return each(ctx, SELF | PEERS, flags_once); }
+static int run_self_access(lab_ctx *ctx) { return each(ctx, SELF, self_once); }
+static int run_enable_twice(lab_ctx *ctx) { return each(ctx, PEERS, enable_once); }
+static int run_one_way(lab_ctx *ctx) { return each(ctx, PEERS, one_way_once); }
+static int run_disable_twice(lab_ctx *ctx) { return each(ctx, PEERS, disable_once); }
+
+/* Pair experiments need a direction with peer access. */
+static bool need_p2p(const lab_ctx *ctx, char *why, size_t len)
+{
+    if (!lab_need_two_gpus(ctx, why, len))
+        return false;
+    for (int dev = 0; dev < ctx->gpus; dev++)
+        for (int peer = 0; peer < ctx->gpus; peer++)
+            if (dev != peer && lab_can_access_peer(dev, peer))
+                return true;
+    snprintf(why, len, "needs peer access: cudaDeviceCanAccessPeer is 0 for every pair of "
+             "the %d GPUs", ctx->gpus);
+    return false;
+}
+
+static const lab_experiment experiments[] = {
+    {"gpus", "each GPU: name, compute capability, UVA, PCI id (TODO 01.1)", lab_need_one_gpu,
+     run_gpus},
+    {"matrix", "the N x N cudaDeviceCanAccessPeer matrix, diagonal included (TODO 01.2)",
+     lab_need_one_gpu, run_matrix},
+    {"attributes", "the four P2P attributes of every ordered pair (TODO 01.3)",
+     lab_need_two_gpus, run_attributes},
+    {"flags", "enabling with flags 1: on each GPU itself, on each pair (TODO 01.4)",
+     lab_need_one_gpu, run_flags},
+    {"self_access", "enabling and disabling a GPU's access to itself (TODOs 01.5, 01.6)",
+     lab_need_one_gpu, run_self_access},
+    {"enable_twice", "enabling access with flags 0, then again (TODO 01.5)", need_p2p,
+     run_enable_twice},
+    {"one_way", "after a -> b is enabled, is b -> a? (TODO 01.5 and a probe)", need_p2p,
+     run_one_way},
+    {"disable_twice", "disabling access, then again (TODO 01.6)", need_p2p, run_disable_twice},
+};
+
+const lab_definition lab_this = {
+    .host = &lab_host,
+    .summary = "Lab 01 (chapter 4.1): which GPUs can reach each other, and what the\n"
+               "peer-access API answers, errors included. Every GPU and every ordered pair\n"
+               "is asked; each answer of the student's functions is checked against the\n"
+               "same call made by the harness.",
+    .epilogue = "One GPU runs gpus, matrix, flags and self_access; the other experiments\n"
+                "need two GPUs with peer access. -a/-b are not used: every pair is asked.",
+    .experiments = experiments,
+    .experiment_count = sizeof experiments / sizeof experiments[0],
+};

@@ -1,0 +1,209 @@
+/**
+ * @file verdicts.c
+ * @brief Lab 01's host part: the claims of chapter 4.1 judged from the rows,
+ *        and the report section (the P2P matrix and the P2P attributes).
+ *
+ * Plain C: it also builds the host tool, which recomputes both from any
+ * recorded run. Rows whose check failed (verified 0) are no measurement and
+ * are never judged.
+ */
+#include "claims.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The row of one experiment and variant for src -> dst (NULL: none). */
+static const lab_row *find(const lab_rows *rows, const char *exp, const char *variant,
+                           int src, int dst)
+{
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (strcmp(r->experiment, exp) == 0 && strcmp(r->variant, variant) == 0 &&
+            r->src == src && r->dst == dst && r->verified != 0)
+            return r;
+    }
+    return NULL;
+}
+
+/* Why an experiment did not run: its skip row, or that it was not chosen. */
+static const char *why_not(const lab_rows *rows, const char *exp)
+{
+    const lab_row *skip = lab_rows_find(rows, exp, "skipped", NULL, NULL, 0);
+    return skip ? skip->detail : "it was not run";
+}
+
+/* GPUs in the matrix: one more than the highest device id in it. */
+static int matrix_size(const lab_rows *rows)
+{
+    int n = 0;
+    for (size_t i = 0; i < rows->count; i++)
+        if (strcmp(rows->row[i].experiment, "matrix") == 0 && rows->row[i].src >= n)
+            n = rows->row[i].src + 1;
+    return n;
+}
+
+/* "The flags argument must be 0": on pairs, flags 1 refused everywhere. On
+ * one GPU, the call on the GPU itself tells only when flags 1 is answered
+ * differently from flags 0. */
+static lab_verdict judge_flags(const lab_rows *rows, char *said, size_t len)
+{
+    int pairs = 0, accepted = 0;
+    const char *refusal = "";
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (strcmp(r->experiment, "flags") != 0 || strcmp(r->route, "peer") != 0 || !r->verified)
+            continue;
+        pairs++;
+        accepted += strcmp(r->value, "cudaSuccess") == 0;
+        refusal = strcmp(r->value, "cudaSuccess") ? r->value : refusal;
+    }
+    if (pairs > 0)
+        return lab_judge(accepted == 0, said, len, "flags=1 was %s on %d of %d directions with "
+                         "peer access%s%s", accepted ? "accepted" : "refused",
+                         accepted ? accepted : pairs, pairs, accepted ? "" : ": ", refusal);
+    const lab_row *one = find(rows, "flags", "enable_flags_1", 0, 0);
+    const lab_row *zero = find(rows, "self_access", "enable_first", 0, 0);
+    if (one == NULL || zero == NULL)
+        return lab_say(LAB_UNTESTED, said, len, "needs a pair with peer access or GPU 0's "
+                       "flags and self_access rows: %s", why_not(rows, "flags"));
+    if (strcmp(one->value, zero->value) == 0)
+        return lab_say(LAB_UNTESTED, said, len, "on GPU 0 itself flags 1 and flags 0 both "
+                       "return %s: the call fails before the flags matter; needs a pair",
+                       one->value);
+    return lab_judge(strcmp(one->value, "cudaSuccess") != 0, said, len, "on GPU 0 itself "
+                     "flags=1 returns %s where flags=0 returns %s: the flags value alone is "
+                     "refused", one->value, zero->value);
+}
+
+/* "Once enabled, the two GPUs' memories are visible to each other": right
+ * after a -> b is enabled, is b -> a on? */
+static lab_verdict judge_mutual(const lab_rows *rows, char *said, size_t len)
+{
+    const lab_row *probe = lab_rows_find(rows, "one_way", "reverse_disable", NULL, NULL, 0);
+    if (probe == NULL)
+        return lab_say(LAB_UNTESTED, said, len, "needs two GPUs with peer access: %s",
+                       why_not(rows, "one_way"));
+    const lab_row *on = find(rows, "one_way", "enable_first", probe->dst, probe->src);
+    if (on == NULL) /* a run recorded before one_way was its own experiment */
+        on = find(rows, "enable_twice", "enable_first", probe->dst, probe->src);
+    if (on == NULL || strcmp(on->value, "cudaSuccess") != 0)
+        return lab_say(LAB_UNTESTED, said, len, "%d->%d was not enabled before the probe",
+                       probe->dst, probe->src);
+    if (strcmp(probe->value, "cudaErrorPeerAccessNotEnabled") == 0)
+        return lab_say(LAB_DOES_NOT_HOLD, said, len, "enabling %d->%d left %d->%d off (disabling "
+                       "it returned %s): access is one-way; enable it from both sides",
+                       probe->dst, probe->src, probe->src, probe->dst, probe->value);
+    if (strcmp(probe->value, "cudaSuccess") == 0)
+        return lab_say(LAB_HOLDS, said, len, "enabling %d->%d turned %d->%d on as well",
+                       probe->dst, probe->src, probe->src, probe->dst);
+    return lab_say(LAB_UNTESTED, said, len, "disabling %d->%d returned %s, which says neither",
+                   probe->src, probe->dst, probe->value);
+}
+
+/* "P2P needs UVA": only a GPU without UVA could show it. */
+static lab_verdict judge_uva(const lab_rows *rows, char *said, size_t len)
+{
+    int gpus = 0, uva = 0;
+    for (size_t i = 0; i < rows->count; i++)
+        if (strcmp(rows->row[i].experiment, "gpus") == 0 &&
+            strcmp(rows->row[i].variant, "unified_addressing") == 0) {
+            gpus++;
+            uva += strcmp(rows->row[i].value, "1") == 0;
+        }
+    if (gpus == 0)
+        return lab_say(LAB_UNTESTED, said, len, "no GPU was described: %s",
+                       why_not(rows, "gpus"));
+    return lab_say(LAB_UNTESTED, said, len, "%d of %d GPUs have UVA: the case without it "
+                   "cannot be run here", uva, gpus);
+}
+
+/* "The GPUs must be physically connected": only an unconnected pair, known
+ * to be unconnected, could show it. */
+static lab_verdict judge_link(const lab_rows *rows, char *said, size_t len)
+{
+    int n = matrix_size(rows), on = 0;
+    if (n < 2)
+        return lab_say(LAB_UNTESTED, said, len, "needs two GPUs; the matrix has %d", n);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            const lab_row *r = find(rows, "matrix", "can_access_peer", i, j);
+            on += i != j && r != NULL && strcmp(r->value, "1") == 0;
+        }
+    return lab_say(LAB_UNTESTED, said, len, "%d of %d directions have peer access; %s", on,
+                   n * (n - 1), on == n * (n - 1)
+                       ? "no unconnected pair exists here to show the failure"
+                       : "the matrix does not say whether a link or the platform is missing");
+}
+
+static const lab_claim claims[] = {
+    {"flags_must_be_zero", "4.1", judge_flags},
+    {"access_is_mutual", "4.1", judge_mutual},
+    {"uva_required", "4.1", judge_uva},
+    {"physical_link_required", "4.1", judge_link},
+};
+
+/* ---------------------------------------------------------------- report -- */
+
+static const char *value_of(const lab_rows *rows, const char *exp, const char *variant,
+                            int src, int dst)
+{
+    const lab_row *r = find(rows, exp, variant, src, dst);
+    return r ? r->value : "?";
+}
+
+static void report_matrix(const lab_rows *rows, int n, FILE *out)
+{
+    fprintf(out, "Peer access, `cudaDeviceCanAccessPeer` (row: device, column: peer):\n\n|");
+    for (int j = 0; j < n; j++)
+        fprintf(out, " | GPU %d", j);
+    fprintf(out, " |\n| ---");
+    for (int j = 0; j < n; j++)
+        fprintf(out, " | ---");
+    for (int i = 0; i < n; i++) {
+        fprintf(out, " |\n| **GPU %d**", i);
+        for (int j = 0; j < n; j++)
+            fprintf(out, " | %s%s", value_of(rows, "matrix", "can_access_peer", i, j),
+                    i == j ? " (itself)" : "");
+    }
+    const lab_row *d = find(rows, "matrix", "can_access_peer", 0, 0);
+    if (d == NULL) {
+        fprintf(out, " |\n");
+        return;
+    }
+    fprintf(out, " |\n\nOn the diagonal a GPU is asked about itself: the answer is %s (%.*s)%s.\n",
+            d->value, (int)strcspn(d->detail, ";"), d->detail, strcmp(d->value, "0") ? ""
+            : ": a GPU reaches its own memory without P2P, so it is not its own peer");
+}
+
+static void report_attributes(const lab_rows *rows, int n, FILE *out)
+{
+    if (n < 2 || find(rows, "attributes", "access_supported", 0, 1) == NULL) {
+        fprintf(out, "\nThe P2P attributes describe a pair of GPUs: %s.\n",
+                why_not(rows, "attributes"));
+        return;
+    }
+    fprintf(out, "\n| pair | performance rank | access | native atomics | CUDA arrays |\n"
+                 "| --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i != j)
+                fprintf(out, "| %d → %d | %s | %s | %s | %s |\n", i, j,
+                        value_of(rows, "attributes", "performance_rank", i, j),
+                        value_of(rows, "attributes", "access_supported", i, j),
+                        value_of(rows, "attributes", "native_atomic_supported", i, j),
+                        value_of(rows, "attributes", "cuda_array_access_supported", i, j));
+}
+
+static void report(const lab_rows *rows, FILE *out)
+{
+    int n = matrix_size(rows);
+    if (n == 0) {
+        fprintf(out, "The matrix experiment did not run: %s.\n", why_not(rows, "matrix"));
+        return;
+    }
+    report_matrix(rows, n, out);
+    report_attributes(rows, n, out);
+}
+
+const lab_host_part lab_host = {"01-peer-checks", claims, sizeof claims / sizeof claims[0],
+                                report};
