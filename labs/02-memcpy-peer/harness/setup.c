@@ -1,0 +1,332 @@
+/**
+ * @file setup.c
+ * @brief Lab 02's program: its registry, options, GPUs and buffers, the
+ *        routes its experiments run over, and the window checks.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "lab02.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern const lab_host_part lab_host;
+
+/** Default and largest --max-size. */
+#define DEFAULT_CAP ((size_t)256 << 20)
+#define LARGEST_CAP ((size_t)1 << 30) /**< the largest --max-size (DEFAULT_CAP: the default) */
+
+static size_t opt_max_size;
+static lab02 state;
+
+static const lab_option options[] = {
+    {"max-size", 0, LAB_OPT_SIZE, "SIZE", "largest copy, 1 B .. 1 GiB (default 256MiB)",
+     &opt_max_size, 0, 0},
+};
+
+/* From latency-bound to bandwidth-bound; a --max-size below the top is timed too. */
+static void choose_sizes(lab02 *st, bool quick)
+{
+    static const size_t full[] = {4u << 10, 64u << 10, 1u << 20, 16u << 20, 64u << 20,
+                                  256u << 20};
+    static const size_t brief[] = {4u << 10, 1u << 20, 16u << 20, 64u << 20};
+    const size_t *list = quick ? brief : full;
+    int n = quick ? 4 : 6;
+    st->n_sizes = 0;
+    for (int i = 0; i < n && list[i] <= st->cap; i++)
+        st->sizes[st->n_sizes++] = list[i];
+    if (st->cap < list[n - 1] && (st->n_sizes == 0 || st->sizes[st->n_sizes - 1] != st->cap))
+        st->sizes[st->n_sizes++] = st->cap;
+}
+
+static void choose_gpus(lab_ctx *ctx, lab02 *st)
+{
+    int a = -1, b = -1;
+    st->b = st->third = -1;
+    if (ctx->gpus >= 2) {
+        lab_select_pair(ctx->prog, (int)ctx->args.gpu_a, (int)ctx->args.gpu_b, false, &a, &b);
+        st->p2p = lab_can_access_peer(a, b) && lab_can_access_peer(b, a);
+        st->b = b;
+    } else {
+        a = ctx->args.gpu_a >= 0 ? (int)ctx->args.gpu_a : 0;
+    }
+    st->a = a;
+    for (int d = 0; d < ctx->gpus && st->third < 0; d++)
+        if (d != st->a && d != st->b)
+            st->third = d;
+}
+
+static int setup(lab_ctx *ctx)
+{
+    char text[32];
+    lab02 *st = &state;
+    memset(st, 0, sizeof *st);
+    st->cap = opt_max_size ? opt_max_size : DEFAULT_CAP;
+    if (st->cap > LARGEST_CAP)
+        lab_usage_error(ctx->prog, "--max-size: %s is out of range (1 B .. 1 GiB)",
+                        lab_format_size(st->cap, text, sizeof text));
+    st->span = (st->cap > MIN_BUFFER ? st->cap : MIN_BUFFER) + MAX_OFFSET;
+    st->reps = ctx->args.reps ? (int)ctx->args.reps : ctx->args.quick ? 5 : 20;
+    st->delay_ms = ctx->args.quick ? 20 : 50;
+    st->seed = (uint64_t)ctx->args.seed;
+    choose_sizes(st, ctx->args.quick);
+    if (ctx->gpus > 0)
+        choose_gpus(ctx, st);
+    ctx->lab = st;
+    return 0;
+}
+
+static void side_setup(lab02_side *s, int dev, int index, size_t span, const unsigned char *data)
+{
+    s->dev = dev;
+    s->index = index;
+    CUDA_CHECK(cudaSetDevice(dev));
+    CUDA_CHECK(cudaMalloc((void **)&s->src, span));
+    CUDA_CHECK(cudaMalloc((void **)&s->dst, span + 2 * GUARD_BYTES));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s->aux, cudaStreamNonBlocking));
+    cudaEvent_t *events[3] = {&s->fork, &s->staged, &s->mark};
+    for (int i = 0; i < 3; i++)
+        CUDA_CHECK(cudaEventCreateWithFlags(events[i], cudaEventDisableTiming));
+    CUDA_CHECK(cudaMemcpy(s->src, data, span, cudaMemcpyHostToDevice));
+}
+
+static void side_teardown(lab02_side *s)
+{
+    if (s->src == NULL)
+        return;
+    lab02_sync(s->dev);
+    cudaEvent_t events[3] = {s->fork, s->staged, s->mark};
+    for (int i = 0; i < 3; i++)
+        CUDA_CHECK(cudaEventDestroy(events[i]));
+    CUDA_CHECK(cudaStreamDestroy(s->aux));
+    CUDA_CHECK(cudaStreamDestroy(s->stream));
+    CUDA_CHECK(cudaFree(s->dst));
+    CUDA_CHECK(cudaFree(s->src));
+}
+
+lab02 *lab02_state(lab_ctx *ctx)
+{
+    lab02 *st = ctx->lab;
+    if (st->ready)
+        return st;
+    size_t span = st->span;
+    for (int i = 0; i < 2; i++) {
+        st->ref[i] = lab_host_alloc(span, 1, "the source data");
+        lab02_fill(st->ref[i], span, st->seed + (uint64_t)i);
+    }
+    st->readback = lab_host_alloc(span + 2 * GUARD_BYTES, 1, "the read-back window");
+    st->pageable = lab_host_alloc(span, 1, "the pageable host buffer");
+    side_setup(&st->side[0], st->a, 0, span, st->ref[0]);
+    if (st->b >= 0)
+        side_setup(&st->side[1], st->b, 1, span, st->ref[1]);
+    CUDA_CHECK(cudaSetDevice(st->a));
+    CUDA_CHECK(cudaMallocHost((void **)&st->pinned, span));
+    CUDA_CHECK(cudaMallocHost((void **)&st->upload, span));
+    CUDA_CHECK(cudaMallocHost((void **)&st->probe, 8));
+    st->ready = true;
+    return st;
+}
+
+static void teardown(lab_ctx *ctx)
+{
+    lab02 *st = ctx->lab;
+    if (st == NULL || !st->ready)
+        return;
+    lab_peer_access_reset();
+    side_teardown(&st->side[0]);
+    side_teardown(&st->side[1]);
+    CUDA_CHECK(cudaFreeHost(st->probe));
+    CUDA_CHECK(cudaFreeHost(st->upload));
+    CUDA_CHECK(cudaFreeHost(st->pinned));
+    free(st->pageable);
+    free(st->readback);
+    free(st->ref[0]);
+    free(st->ref[1]);
+    st->ready = false;
+}
+
+/* --- routes ------------------------------------------------------------------ */
+
+void lab02_skip(lab_ctx *ctx, const char *experiment, lab_route route, const char *why)
+{
+    lab_row row = lab_row_empty(experiment, "skipped");
+    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
+    lab_row_set(row.value, sizeof row.value, "skipped");
+    lab_row_set(row.detail, sizeof row.detail, "%s", why);
+    lab_emit(ctx, &row);
+}
+
+static bool route_here(lab_ctx *ctx, const lab02 *st, lab_route route, char *why, size_t len)
+{
+    if (route == LAB_ROUTE_LOOPBACK)
+        return true;
+    if (st->b < 0) {
+        snprintf(why, len, "the peer routes need 2 GPUs; this machine has %d", ctx->gpus);
+        return false;
+    }
+    if (route == LAB_ROUTE_PEER && !st->p2p) {
+        snprintf(why, len, "GPU %d and GPU %d have no peer access both ways", st->a, st->b);
+        return false;
+    }
+    return true;
+}
+
+static void set_peer_access(const lab02 *st, lab_route route)
+{
+    bool on = route == LAB_ROUTE_PEER;
+    CUDA_CHECK(lab_peer_access(st->a, st->b, on));
+    CUDA_CHECK(lab_peer_access(st->b, st->a, on));
+}
+
+int lab02_each_route(lab_ctx *ctx, const char *experiment, bool loopback, lab02_route_fn fn)
+{
+    static const lab_route routes[] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_PEER_OFF, LAB_ROUTE_PEER};
+    lab02 *st = lab02_state(ctx);
+    int status = 0;
+    bool said = false;
+    for (int r = loopback ? 0 : 1; r < 3; r++) {
+        char why[200];
+        if (!route_here(ctx, st, routes[r], why, sizeof why)) {
+            if (!said) /* one line for both peer routes when the second GPU is missing */
+                lab02_skip(ctx, experiment, st->b < 0 ? LAB_ROUTE_PEER : routes[r], why);
+            said = st->b < 0;
+            continue;
+        }
+        lab02_leg legs[2] = {{routes[r], &st->side[0], &st->side[0]}};
+        int n = 1;
+        if (routes[r] != LAB_ROUTE_LOOPBACK) {
+            set_peer_access(st, routes[r]);
+            legs[0].dst = &st->side[1];
+            legs[1] = (lab02_leg){routes[r], &st->side[1], &st->side[0]};
+            n = 2;
+        }
+        if (fn(ctx, st, legs, n) != 0)
+            status = LAB_EXIT_FAIL;
+    }
+    return status;
+}
+
+lab_row lab02_row(const char *experiment, const char *variant, const lab02_leg *leg,
+                  size_t bytes)
+{
+    lab_row row = lab_row_empty(experiment, variant);
+    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(leg->route));
+    row.src = leg->src->dev;
+    row.dst = leg->dst->dev;
+    row.bytes = bytes;
+    return row;
+}
+
+const char *lab02_what(const lab02_leg *leg, size_t bytes, const char *call, char *out,
+                       size_t len)
+{
+    char size[32];
+    snprintf(out, len, "%s GPU%d -> GPU%d, %s (%s)", call, leg->src->dev, leg->dst->dev,
+             lab_format_size(bytes, size, sizeof size), lab_route_name(leg->route));
+    return out;
+}
+
+/* --- windows ----------------------------------------------------------------- */
+
+void lab02_fill(unsigned char *buf, size_t bytes, uint64_t seed)
+{
+    lab_fill_bytes(buf, bytes, seed);
+    for (size_t i = 0; i < bytes; i++)
+        if (buf[i] == POISON_BYTE)
+            buf[i] = (unsigned char)~POISON_BYTE;
+}
+
+unsigned char *lab02_window(const lab02_side *side, size_t offset)
+{
+    return side->dst + GUARD_BYTES + offset;
+}
+
+void lab02_poison(const lab02_side *side, size_t bytes, size_t offset)
+{
+    CUDA_CHECK(cudaSetDevice(side->dev));
+    CUDA_CHECK(cudaMemset(side->dst, POISON_BYTE, 2 * GUARD_BYTES + offset + bytes));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+bool lab02_all_poison(const unsigned char *buf, size_t bytes)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (buf[i] != POISON_BYTE)
+            return false;
+    return true;
+}
+
+int lab02_verify(lab02 *st, const lab02_side *side, size_t offset, const unsigned char *want,
+                 size_t bytes, const char *what)
+{
+    const size_t before = GUARD_BYTES + offset;
+    CUDA_CHECK(cudaSetDevice(side->dev));
+    CUDA_CHECK(cudaMemcpy(st->readback, side->dst, before + bytes + GUARD_BYTES,
+                          cudaMemcpyDeviceToHost));
+    if (!lab02_all_poison(st->readback, before) ||
+        !lab02_all_poison(st->readback + before + bytes, GUARD_BYTES)) {
+        fprintf(stderr, "verification failed: %s: a guard byte around the copy was written\n",
+                what);
+        return 0;
+    }
+    return lab_verify_bytes(what, st->readback + before, want, bytes) == 0;
+}
+
+void lab02_sync(int dev)
+{
+    CUDA_CHECK(cudaSetDevice(dev));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/* Runs on a runtime thread when the stream reaches it (no CUDA calls there). */
+static void CUDART_CB sleep_host_fn(void *arg)
+{
+    const int ms = *(const int *)arg;
+    struct timespec pause = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
+    }
+}
+
+void lab02_delay(cudaStream_t stream, const int *ms)
+{
+    CUDA_CHECK(cudaLaunchHostFunc(stream, sleep_host_fn, (void *)ms));
+}
+
+/* --- the program ------------------------------------------------------------ */
+
+static const lab_experiment experiments[] = {
+    {"args", "the wrapper's every check through the real calls; refused calls write nothing",
+     lab_need_one_gpu, lab02_run_args},
+    {"sweep", "both wrappers at every size 1 B .. max, aligned and not, every byte checked",
+     lab_need_one_gpu, lab02_run_sweep},
+    {"stream_order", "p2p_copy_async and p2p_copy_staged run in their stream's order",
+     lab_need_one_gpu, lab02_run_stream_order},
+    {"timing", "four ways to copy, and pinned and pageable host copies, timed and verified",
+     lab_need_one_gpu, lab02_run_timing},
+    {"current_device", "cudaMemcpyPeer with the source, the destination, a third GPU current",
+     lab_need_two_gpus, lab02_run_current_device},
+    {"ordering", "which pending legacy-stream work each copy waits for",
+     lab_need_two_gpus, lab02_run_ordering},
+};
+
+const lab_definition lab_this = {
+    .host = &lab_host,
+    .summary = "Lab 02 (chapter 4.2): a checked cudaMemcpyPeer wrapper. Refuses every bad\n"
+               "argument, copies every size 1 B .. --max-size with every byte verified, times\n"
+               "four ways to copy (cudaMemcpyPeer, cudaMemcpyPeerAsync, cudaMemcpy with\n"
+               "cudaMemcpyDefault, staging through pinned host memory) beside pinned and\n"
+               "pageable host copies, and tests what the chapter says about the current device.",
+    .epilogue = "Routes: loopback (GPU a to itself: local memory, never a link) runs on one GPU;\n"
+                "peer_off and peer (GPU a <-> GPU b, peer access off and on) need two; host\n"
+                "(pinned and pageable host memory) is the host link. Defaults: --reps 20\n"
+                "(--quick 5), --max-size 256MiB.",
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .experiments = experiments,
+    .experiment_count = sizeof experiments / sizeof experiments[0],
+    .setup = setup,
+    .teardown = teardown,
+};

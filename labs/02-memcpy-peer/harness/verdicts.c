@@ -1,0 +1,299 @@
+/**
+ * @file verdicts.c
+ * @brief Lab 02's host part: the verdicts on chapter 4.2's claims and the
+ *        report section, both functions of the rows alone (no CUDA here).
+ */
+#include "claims.h"
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/** Copies of this size and above are "large" in the claims. */
+#define LARGE_BYTES ((size_t)16 << 20)
+
+static int is(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0;
+}
+
+/* Why an experiment has no rows for a route: its skip row's reason. */
+static const char *why_missing(const lab_rows *rows, const char *experiment, const char *route)
+{
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (is(r->experiment, experiment) && is(r->variant, "skipped") &&
+            (r->route[0] == '\0' || is(r->route, route) || is(route, "peer_off")))
+            return r->detail;
+    }
+    return "the experiment did not run";
+}
+
+/* The largest size timed over @p route (0: none). */
+static size_t largest(const lab_rows *rows, const char *route)
+{
+    size_t big = 0;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (is(r->experiment, "timing") && is(r->route, route) && r->bytes > big)
+            big = r->bytes;
+    }
+    return big;
+}
+
+/* GB/s of @p variant over @p route at @p bytes, GPU a -> b in g[0] and back
+ * in g[1]; ids[] the pair. 1 when both were found. */
+static int both_ways(const lab_rows *rows, const char *variant, const char *route,
+                     size_t bytes, double g[2], int ids[2])
+{
+    int found = 0;
+    g[0] = g[1] = 0.0;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (!is(r->experiment, "timing") || !is(r->variant, variant) || !is(r->route, route) ||
+            r->bytes != bytes || r->src == r->dst)
+            continue;
+        g[r->src > r->dst] = r->gbps;
+        found |= r->src < r->dst ? 1 : 2;
+        if (r->src < r->dst) {
+            ids[0] = r->src;
+            ids[1] = r->dst;
+        }
+    }
+    return found == 3;
+}
+
+static double ratio(double x, double y)
+{
+    return y > 0.0 ? x / y : 0.0;
+}
+
+/* GB/s of two timed ways at the largest size of route @p r1, both directions:
+ * 1 with x[], y[] and ids[] set, or 0 with why the claim cannot be tested. */
+static int compare(const lab_rows *rows, const char *v1, const char *r1, const char *v2,
+                   const char *r2, double x[2], double y[2], int ids[2], size_t *big,
+                   char *said, size_t len)
+{
+    char text[32];
+    *big = largest(rows, r1);
+    if (*big == 0)
+        lab_say(LAB_UNTESTED, said, len, "no timing over the %s route: %s", r1,
+                why_missing(rows, "timing", r1));
+    else if (*big < LARGE_BYTES)
+        lab_say(LAB_UNTESTED, said, len, "the largest size timed is %s; the comparison needs "
+                "16 MiB or more", lab_format_size(*big, text, sizeof text));
+    else if (!both_ways(rows, v1, r1, *big, x, ids) || !both_ways(rows, v2, r2, *big, y, ids))
+        lab_say(LAB_UNTESTED, said, len, "%s (%s) or %s (%s) was not timed both ways at %s",
+                v1, r1, v2, r2, lab_format_size(*big, text, sizeof text));
+    else
+        return 1;
+    return 0;
+}
+
+static lab_verdict judge_current_device(const lab_rows *rows, char *said, size_t len)
+{
+    long copies = 0;
+    int dst_ok = 1, other_ok = 1;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (!is(r->experiment, "current_device") || is(r->variant, "skipped"))
+            continue;
+        copies += r->count;
+        if (is(r->variant, "current_dst"))
+            dst_ok &= r->verified == 1;
+        else
+            other_ok &= r->verified == 1;
+    }
+    if (copies == 0)
+        return lab_say(LAB_UNTESTED, said, len, "no copy was made: %s",
+                       why_missing(rows, "current_device", "peer"));
+    if (!dst_ok || !other_ok)
+        return lab_judge(dst_ok, said, len, "%s", dst_ok
+                         ? "copies made with another GPU current did not arrive; all with the "
+                           "destination current did"
+                         : "copies failed even with the destination current: the current "
+                           "device is not what decides it");
+    const char *route =
+        lab_rows_find(rows, "current_device", NULL, "peer", NULL, 0) ? "peer" : "peer_off";
+    const lab_row *s = lab_rows_find(rows, "current_device", "current_src", route, NULL, 0);
+    const lab_row *d = lab_rows_find(rows, "current_device", "current_dst", route, NULL, 0);
+    const lab_row *o = lab_rows_find(rows, "current_device", "current_other", route, NULL, 0);
+    char size[32], other[64] = " (no third GPU here)";
+    if (o != NULL)
+        snprintf(other, sizeof other, "; a third GPU current %.3f ms", o->us.median / 1000.0);
+    if (s == NULL || d == NULL)
+        return lab_say(LAB_UNTESTED, said, len, "no copy over the %s route", route);
+    return lab_say(LAB_DOES_NOT_HOLD, said, len,
+                   "the data arrived in all %ld copies whatever the current device; median time "
+                   "until both GPUs were idle for %s GPU%d -> GPU%d (%s): source current %.3f "
+                   "ms; destination current %.3f ms%s", copies,
+                   lab_format_size(s->bytes, size, sizeof size), s->src, s->dst, route,
+                   s->us.median / 1000.0, d->us.median / 1000.0, other);
+}
+
+static lab_verdict judge_peer_vs_default(const lab_rows *rows, char *said, size_t len)
+{
+    const char *route = largest(rows, "peer") ? "peer" : "peer_off";
+    double p[2], d[2];
+    int ids[2] = {-1, -1};
+    size_t big;
+    char size[32];
+    if (!compare(rows, "memcpy_peer", route, "memcpy_default", route, p, d, ids, &big, said,
+                 len))
+        return LAB_UNTESTED;
+    return lab_judge(p[0] > 1.05 * d[0] && p[1] > 1.05 * d[1], said, len,
+                     "at %s (%s): cudaMemcpyPeer %.1f and %.1f GB/s (GPU%d -> GPU%d and back); "
+                     "cudaMemcpy(Default) %.1f and %.1f GB/s; ratio %.2f and %.2f (holds needs "
+                     "more than 1.05 both ways)", lab_format_size(big, size, sizeof size), route,
+                     p[0], p[1], ids[0], ids[1], d[0], d[1], ratio(p[0], d[0]), ratio(p[1], d[1]));
+}
+
+static lab_verdict judge_p2p_vs_staging(const lab_rows *rows, char *said, size_t len)
+{
+    double p[2], h[2];
+    int ids[2] = {-1, -1};
+    size_t big;
+    char size[32];
+    if (!compare(rows, "memcpy_peer", "peer", "host_staged", "peer", p, h, ids, &big, said, len))
+        return LAB_UNTESTED;
+    return lab_judge(p[0] > h[0] && p[1] > h[1], said, len,
+                     "at %s: cudaMemcpyPeer with peer access %.1f and %.1f GB/s (GPU%d -> GPU%d "
+                     "and back); through pinned host memory %.1f and %.1f GB/s: %.1fx and %.1fx",
+                     lab_format_size(big, size, sizeof size), p[0], p[1], ids[0], ids[1], h[0],
+                     h[1], ratio(p[0], h[0]), ratio(p[1], h[1]));
+}
+
+static lab_verdict judge_peer_access(const lab_rows *rows, char *said, size_t len)
+{
+    double on[2], off[2];
+    int ids[2] = {-1, -1};
+    size_t big;
+    char size[32];
+    if (!compare(rows, "memcpy_peer", "peer", "memcpy_peer", "peer_off", on, off, ids, &big,
+                 said, len))
+        return LAB_UNTESTED;
+    return lab_judge(on[0] > 1.2 * off[0] && on[1] > 1.2 * off[1], said, len,
+                     "cudaMemcpyPeer at %s: %.1f and %.1f GB/s with peer access; %.1f and %.1f "
+                     "GB/s without (holds needs 1.2x both ways); the copies without peer access "
+                     "were verified too: enabling changes the path and the speed but not the "
+                     "result", lab_format_size(big, size, sizeof size), on[0], on[1], off[0],
+                     off[1]);
+}
+
+static lab_verdict judge_default_sync(const lab_rows *rows, char *said, size_t len)
+{
+    int cases = 0, w_peer = 0, w_async = 0, w_default = 0, delay = 0;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (!is(r->experiment, "ordering") || is(r->variant, "skipped") ||
+            is(r->value, "not_seen"))
+            continue;
+        int waited = is(r->value, "waited");
+        if (delay == 0 && sscanf(r->detail, "%d ms", &delay) != 1)
+            delay = 0;
+        cases += is(r->variant, "memcpy_peer");
+        w_peer += waited && is(r->variant, "memcpy_peer");
+        w_async += waited && is(r->variant, "memcpy_peer_async");
+        w_default += waited && is(r->variant, "memcpy_default");
+    }
+    if (cases == 0)
+        return lab_say(LAB_UNTESTED, said, len, "the ordering experiment did not run: %s",
+                       why_missing(rows, "ordering", "peer"));
+    return lab_judge(w_default > w_peer, said, len,
+                     "with %d ms of work pending in one GPU's legacy default stream: "
+                     "cudaMemcpyPeer waited for it in %d of %d cases; cudaMemcpy(Default) in %d "
+                     "of %d; cudaMemcpyPeerAsync on a non-blocking stream in %d of %d",
+                     delay, w_peer, cases, w_default, cases, w_async, cases);
+}
+
+static const lab_claim claims[] = {
+    {"current_device_required", "4.2", judge_current_device},
+    {"memcpypeer_beats_memcpy_default", "4.2", judge_peer_vs_default},
+    {"p2p_beats_host_staging", "4.1", judge_p2p_vs_staging},
+    {"peer_access_makes_copy_direct", "4.2", judge_peer_access},
+    {"memcpy_default_adds_sync", "4.2", judge_default_sync},
+};
+
+/* --- the report section -------------------------------------------------------- */
+
+/* "n of m verified" over an experiment's measured rows. */
+static void tally(const lab_rows *rows, const char *experiment, FILE *out)
+{
+    size_t n = 0, ok = 0;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (!is(r->experiment, experiment) || is(r->variant, "skipped"))
+            continue;
+        n++;
+        ok += r->verified == 1;
+    }
+    fprintf(out, "- `%s`: %zu of %zu checks passed", experiment, ok, n);
+    const lab_row *skip = lab_rows_find(rows, experiment, "skipped", NULL, NULL, 0);
+    fprintf(out, "%s%s\n", skip ? "; skipped: " : "", skip ? skip->detail : "");
+}
+
+static void timing_cell(const lab_rows *rows, const lab_row *like, const char *variant,
+                        FILE *out)
+{
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (is(r->experiment, "timing") && is(r->variant, variant) && is(r->route, like->route) &&
+            r->src == like->src && r->dst == like->dst && r->bytes == like->bytes) {
+            fprintf(out, " %.2f |", r->gbps);
+            return;
+        }
+    }
+    fprintf(out, " - |");
+}
+
+static void timing_table(const lab_rows *rows, FILE *out)
+{
+    fprintf(out, "\nGB/s of the median event time (bytes counted once):\n\n"
+                 "| size | route | direction | cudaMemcpyPeer | cudaMemcpyPeerAsync | "
+                 "cudaMemcpy(Default) | host-staged |\n|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        char size[32];
+        if (!is(r->experiment, "timing") || !is(r->variant, "memcpy_peer"))
+            continue;
+        fprintf(out, "| %s | %s | GPU%d -> GPU%d |", lab_format_size(r->bytes, size, sizeof size),
+                r->route, r->src, r->dst);
+        timing_cell(rows, r, "memcpy_peer", out);
+        timing_cell(rows, r, "memcpy_peer_async", out);
+        timing_cell(rows, r, "memcpy_default", out);
+        timing_cell(rows, r, "host_staged", out);
+        fputc('\n', out);
+    }
+}
+
+static void host_table(const lab_rows *rows, FILE *out)
+{
+    if (lab_rows_find(rows, "timing", NULL, "host", NULL, 0) == NULL)
+        return;
+    fprintf(out, "\nThe host link, GPU and host memory (GB/s):\n\n| variant | direction | size | "
+                 "GB/s | median us |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        char size[32];
+        if (is(r->experiment, "timing") && is(r->route, "host"))
+            fprintf(out, "| %s | %s | %s | %.2f | %.2f |\n", r->variant, r->mode,
+                    lab_format_size(r->bytes, size, sizeof size), r->gbps, r->us.median);
+    }
+}
+
+static void report(const lab_rows *rows, FILE *out)
+{
+    fprintf(out, "Checks of the wrapper (every row verified against the source data):\n\n");
+    tally(rows, "args", out);
+    tally(rows, "sweep", out);
+    tally(rows, "stream_order", out);
+    if (lab_rows_count(rows, "timing", NULL) > lab_rows_count(rows, "timing", "skipped"))
+        timing_table(rows, out);
+    host_table(rows, out);
+    fprintf(out, "\nThe current device and what it orders (two GPUs):\n\n");
+    tally(rows, "current_device", out);
+    tally(rows, "ordering", out);
+}
+
+const lab_host_part lab_host = {"02-memcpy-peer", claims, sizeof claims / sizeof claims[0],
+                                report};
