@@ -1,0 +1,280 @@
+/**
+ * @file fault.c
+ * @brief Lab 03's fault experiment: a child process (this program again, with
+ *        --fault-child MODE) runs the chapter's kernel on memory its GPU was
+ *        never given; the parent waits at most --fault-timeout seconds, reads
+ *        what each step returned, and names the error.
+ *
+ * A fault ruins the CUDA state of its whole process (every later call, on
+ * every GPU, returns the error; the CUDA documentation says the process must
+ * end), hence a child. Modes: peer (GPU b's memory, peer access never
+ * enabled), pageable (malloc'd host memory, where the GPU cannot access
+ * pageable memory), unmapped (an address range mapped to nothing, where it
+ * can). The child prints key=value lines, flushed at once.
+ */
+#define _DEFAULT_SOURCE
+#include "lab03.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/** Floats the child's kernel reads: 4 MiB, many pages. */
+#define FAULT_FLOATS ((size_t)1 << 20)
+
+static void say(const char *key, const char *value)
+{
+    printf("%s=%s\n", key, value);
+    fflush(stdout);
+}
+
+/* What this mode's kernel reads: never given to GPU a. */
+static const float *unreachable(const char *mode, int b, const float *data)
+{
+    const size_t bytes = FAULT_FLOATS * sizeof(float);
+    float *src = NULL;
+    if (strcmp(mode, "pageable") == 0)
+        return data;
+    if (strcmp(mode, "peer") == 0) {
+        CUDA_CHECK(cudaSetDevice(b));
+        CUDA_CHECK(cudaMalloc((void **)&src, bytes));
+        CUDA_CHECK(cudaMemcpy(src, data, bytes, cudaMemcpyHostToDevice));
+        return src;
+    }
+    void *none = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (none == MAP_FAILED) {
+        fprintf(stderr, "fault child: mmap: %s\n", strerror(errno));
+        exit(LAB_EXIT_FAIL);
+    }
+    return none;
+}
+
+/* After the kernel: the data (when no error came), then does each GPU still answer? */
+static void say_after(const char *mode, int a, int b, const float *dst, const float *src,
+                      const float *data, bool ran)
+{
+    float *back = lab_host_alloc(FAULT_FLOATS, sizeof(float), "the fault child's results");
+    const char *verdict = "unread";
+    if (ran && cudaMemcpy(back, dst, FAULT_FLOATS * 4, cudaMemcpyDeviceToHost) == cudaSuccess) {
+        verdict = "correct";
+        for (size_t i = 0; i < FAULT_FLOATS; i++)
+            verdict = back[i] == 2.0f * data[i] ? verdict : "wrong";
+    }
+    say("data", verdict);
+    free(back);
+    void *probe = NULL;
+    cudaError_t err = cudaSetDevice(a);
+    if (err == cudaSuccess)
+        err = cudaMalloc(&probe, 256);
+    say("after_a", cudaGetErrorName(err));
+    if (strcmp(mode, "peer") != 0)
+        return;
+    err = cudaSetDevice(b); /* b's own memory, from b */
+    if (err == cudaSuccess)
+        err = cudaMemset((void *)src, 0, 256);
+    if (err == cudaSuccess)
+        err = cudaDeviceSynchronize();
+    say("after_b", cudaGetErrorName(err));
+}
+
+int lab03_fault_child(const lab_ctx *ctx, const lab03_state *st, const char *mode)
+{
+    const int a = (int)ctx->args.gpu_a, b = (int)ctx->args.gpu_b;
+    const bool peer = strcmp(mode, "peer") == 0;
+    float *data = lab_host_alloc(FAULT_FLOATS, sizeof(float), "the fault child's data"), *dst;
+    cudaError_t launch = cudaSuccess, sync = cudaSuccess;
+    int attr = 0;
+    lab_fill_floats(data, FAULT_FLOATS, st->seed);
+    if (peer)
+        CUDA_CHECK(cudaDeviceCanAccessPeer(&attr, a, b));
+    else
+        CUDA_CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrPageableMemoryAccess, a));
+    say(peer ? "can_access_peer" : "pageable_access", attr ? "1" : "0");
+    const float *src = unreachable(mode, b, data);
+    CUDA_CHECK(cudaSetDevice(a));
+    CUDA_CHECK(cudaMalloc((void **)&dst, FAULT_FLOATS * sizeof(float)));
+    CUDA_CHECK(cudaMemset(dst, 0xFF, FAULT_FLOATS * sizeof(float)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    say("ready", "1");
+    lab03_touch(dst, src, FAULT_FLOATS, &launch, &sync);
+    say("launch", cudaGetErrorName(launch));
+    say("sync", cudaGetErrorName(sync));
+    while (st->hang) { /* test hook: the parent must kill us */
+        say("hang", "simulated");
+        pause();
+    }
+    say_after(mode, a, b, dst, src, data, launch == cudaSuccess && sync == cudaSuccess);
+    say("done", "1");
+    return LAB_EXIT_OK; /* the lost CUDA state ends with this process */
+}
+
+/* A CUDA tool (compute-sanitizer, a profiler) would follow the child and
+ * report its deliberate fault as a bug: the variable that says one is here. */
+static const char *attached_tool(void)
+{
+    const char *inject = getenv("CUDA_INJECTION64_PATH"), *preload = getenv("LD_PRELOAD");
+    if (inject && *inject)
+        return "CUDA_INJECTION64_PATH";
+    if (preload && (strstr(preload, "sanitizer") || strstr(preload, "TreeLauncher")))
+        return "LD_PRELOAD";
+    return NULL;
+}
+
+/* This program again, as the child; its stdout is a pipe to us, its stderr ours. */
+static pid_t start_child(const lab_ctx *ctx, const lab03_state *st, const char *mode, int *fd)
+{
+    char a[16], b[16], seed[32];
+    char *argv[12] = {(char *)ctx->prog, "--fault-child", (char *)mode, "--seed", seed, "-a", a};
+    int n = 7, fds[2];
+    snprintf(a, sizeof a, "%d", st->a);
+    snprintf(b, sizeof b, "%d", st->b);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)st->seed);
+    if (strcmp(mode, "peer") == 0) {
+        argv[n++] = "-b";
+        argv[n++] = b;
+    }
+    if (st->hang)
+        argv[n++] = "--simulate-child-hang";
+    fflush(NULL); /* nothing buffered may be written twice */
+    const pid_t pid = pipe(fds) == 0 ? fork() : -1;
+    if (pid < 0) {
+        fprintf(stderr, "%s: fault experiment: pipe or fork: %s\n", ctx->prog, strerror(errno));
+        exit(LAB_EXIT_FAIL);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        if (dup2(fds[1], STDOUT_FILENO) >= 0)
+            execv("/proc/self/exe", argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    *fd = fds[0];
+    return pid;
+}
+
+/* Wait for the child until the deadline, then kill it; 1 when it was killed. */
+static int reap(pid_t pid, double deadline, int *status)
+{
+    const struct timespec tick = {0, 10000000L};
+    while (waitpid(pid, status, WNOHANG) != pid) {
+        if (lab_host_seconds() >= deadline) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+            }
+            return 1;
+        }
+        nanosleep(&tick, NULL);
+    }
+    return 0;
+}
+
+/* The value of "key=" in the child's report; NULL (and "-") when absent. */
+static const char *field(const char *text, const char *key, char *out, size_t len)
+{
+    const size_t k = strlen(key);
+    snprintf(out, len, "-");
+    for (const char *line = text; line != NULL; line = strchr(line, '\n')) {
+        line += *line == '\n';
+        if (strncmp(line, key, k) == 0 && line[k] == '=') {
+            snprintf(out, len, "%.*s", (int)strcspn(line + k + 1, "\n"), line + k + 1);
+            return out;
+        }
+    }
+    return NULL;
+}
+
+static void fault_row(lab_ctx *ctx, const char *mode, const char *key, const char *value,
+                      const char *detail)
+{
+    const lab03_state *st = ctx->lab;
+    const bool peer = strcmp(mode, "peer") == 0;
+    lab_row row = lab_row_empty("fault", key);
+    lab_row_set(row.route, sizeof row.route, "%s",
+                peer ? "peer_off" : strcmp(mode, "pageable") == 0 ? "host" : "");
+    lab_row_set(row.mode, sizeof row.mode, "%s", peer ? "no_access" : mode);
+    row.src = peer ? st->b : -1;
+    row.dst = st->a;
+    lab_row_set(row.value, sizeof row.value, "%s", value);
+    lab_row_set(row.detail, sizeof row.detail, "%s", detail ? detail : "");
+    lab_emit(ctx, &row);
+}
+
+/* One outcome from the report and the way the child ended (NULL: it failed early). */
+static const char *classify(const char *text, int late, int signal)
+{
+    char launch[64], sync[64], data[16];
+    if (strstr(text, "done=1") == NULL)
+        return late ? "hang" : signal ? "crash" : NULL;
+    field(text, "launch", launch, sizeof launch);
+    field(text, "sync", sync, sizeof sync);
+    if (strcmp(launch, "cudaSuccess") != 0 || strcmp(sync, "cudaSuccess") != 0)
+        return "fault";
+    field(text, "data", data, sizeof data);
+    return strcmp(data, "correct") == 0 ? "silent_success" : "wrong_data";
+}
+
+/* The outcome, then every step the child reported, then how it ended. */
+static void report_rows(lab_ctx *ctx, const char *mode, const char *text, const char *outcome,
+                        const double *end)
+{
+    static const char *const keys[] = {"can_access_peer", "pageable_access", "launch", "sync",
+                                       "data", "after_a", "after_b"};
+    static const char *const ends[] = {"exit_status", "signal", "seconds", "timeout_s"};
+    const lab03_state *st = ctx->lab;
+    char value[64], detail[200];
+    snprintf(detail, sizeof detail, "GPU %d's kernel, in a child process, read %s", st->a,
+             strcmp(mode, "peer") == 0 ? "GPU b's memory, peer access never enabled"
+             : strcmp(mode, "pageable") == 0 ? "host memory never registered with CUDA"
+                                            : "an address range mapped to nothing");
+    fault_row(ctx, mode, "outcome", outcome, detail);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (field(text, keys[i], value, sizeof value) != NULL)
+            fault_row(ctx, mode, keys[i], value, NULL);
+    for (int i = 0; i < 4; i++) {
+        snprintf(value, sizeof value, i == 2 ? "%.3f" : "%.0f", end[i]);
+        fault_row(ctx, mode, ends[i], value, NULL);
+    }
+}
+
+int lab03_run_fault(lab_ctx *ctx)
+{
+    const lab03_state *st = ctx->lab;
+    const char *tool = attached_tool(), *mode = "peer";
+    int pageable = 0, fd = -1, status = 0;
+    char text[4096] = "", why[200];
+    CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, st->a));
+    if (st->b < 0)
+        mode = pageable ? "unmapped" : "pageable";
+    if (tool != NULL) {
+        snprintf(why, sizeof why, "a CUDA tool is attached (%s is set) and would report the "
+                 "child's deliberate fault as an error of this program", tool);
+        fault_row(ctx, mode, "outcome", "not_run", why);
+        fault_row(ctx, mode, "reason", "tool_attached", why);
+        return 0;
+    }
+    const double start = lab_host_seconds();
+    const pid_t pid = start_child(ctx, st, mode, &fd);
+    const int late = reap(pid, start + (double)st->timeout_s, &status);
+    const double seconds = lab_host_seconds() - start;
+    /* The child is gone: its report (a few lines, far below a pipe's buffer) is all there. */
+    for (size_t used = 0, got = 1; got > 0 && used + 1 < sizeof text; used += got) {
+        const ssize_t r = read(fd, text + used, sizeof text - 1 - used);
+        got = r > 0 ? (size_t)r : 0;
+    }
+    close(fd);
+    const int signal = late ? SIGKILL : WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    const double end[4] = {signal ? -1 : WEXITSTATUS(status), signal, seconds, st->timeout_s};
+    const char *outcome = classify(text, late, signal);
+    if (outcome == NULL)
+        return lab_check(ctx, 0, "the fault child exited with status %.0f before reporting "
+                         "every step (see its message above)%s", end[0],
+                         end[0] == 127 ? "; it could not run /proc/self/exe" : "");
+    report_rows(ctx, mode, text, outcome, end);
+    return 0;
+}
