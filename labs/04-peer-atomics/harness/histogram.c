@@ -1,0 +1,201 @@
+/**
+ * @file histogram.c
+ * @brief Lab 04: a realistic use of far atomics — one 256-bin histogram of
+ *        seeded bytes, naive (every byte an atomic on the shared bins)
+ *        against privatized (per-block bins, merged, moved once).
+ *
+ * One GPU: the data in a's memory, the bins in a's memory (loopback) or in
+ * mapped host memory. Two GPUs: half the data on each, the bins in a's
+ * memory; privatized, b's partial bins (1 KiB) reach a by one peer copy.
+ */
+#include "lab04.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t bin_bytes = LAB04_BINS * sizeof(unsigned int);
+
+/** What the steps of one histogram variant need. */
+typedef struct hist_job {
+    int privatized;              /**< 0: naive, 1: privatized */
+    lab04_pair *pair;            /**< the GPUs (b < 0: one GPU) */
+    lab04_shape shape;           /**< blocks and threads per GPU */
+    const unsigned char *data_a; /**< on a: a's part of the input */
+    const unsigned char *data_b; /**< on b: b's part */
+    size_t n_a;                  /**< bytes on a */
+    size_t n_b;                  /**< bytes on b (0: one GPU) */
+    lab_far hist;                /**< the shared bins, where the route puts them */
+    unsigned int *partial_a;     /**< on a: a's own bins */
+    unsigned int *landing_a;     /**< on a: where b's bins land */
+    unsigned int *partial_b;     /**< on b: b's own bins */
+    const unsigned int *want;    /**< the host's histogram */
+    unsigned long long total;    /**< sum of the bins of the last run */
+    char wrong[96];              /**< the first wrong bin seen, "" none */
+} hist_job;
+
+static void reset_a(void *arg, cudaStream_t stream)
+{
+    const hist_job *h = arg;
+    lab04_zero(&h->hist, bin_bytes, stream);
+    CUDA_CHECK(cudaMemsetAsync(h->partial_a, 0, bin_bytes, stream));
+}
+
+static void reset_b(void *arg, cudaStream_t stream)
+{
+    const hist_job *h = arg;
+    CUDA_CHECK(cudaMemsetAsync(h->partial_b, 0, bin_bytes, stream));
+}
+
+static void work_a(void *arg, cudaStream_t stream)
+{
+    const hist_job *h = arg;
+    if (!h->privatized) {
+        CUDA_CHECK(lab04_histogram_naive(h->data_a, h->n_a, h->hist.ptr, h->shape, stream));
+        return;
+    }
+    CUDA_CHECK(launch_histogram_privatized(h->data_a, h->n_a, h->partial_a, h->shape, stream));
+    if (h->pair->b < 0) /* one GPU: its 1 KiB of bins go where the result lives, once */
+        CUDA_CHECK(cudaMemcpyAsync(h->hist.host ? h->hist.host : h->hist.ptr, h->partial_a,
+                                   bin_bytes, cudaMemcpyDefault, stream));
+}
+
+static void work_b(void *arg, cudaStream_t stream)
+{
+    const hist_job *h = arg;
+    if (!h->privatized) {
+        CUDA_CHECK(lab04_histogram_naive(h->data_b, h->n_b, h->hist.ptr, h->shape, stream));
+        return;
+    }
+    CUDA_CHECK(launch_histogram_privatized(h->data_b, h->n_b, h->partial_b, h->shape, stream));
+    CUDA_CHECK(gather_peer(h->landing_a, h->pair->a, h->partial_b, h->pair->b, bin_bytes, stream));
+}
+
+static void finish_a(void *arg, cudaStream_t stream)
+{
+    const hist_job *h = arg;
+    CUDA_CHECK(lab04_sum_bins(h->hist.ptr, h->partial_a, h->landing_a, stream));
+}
+
+static int check_bins(void *arg)
+{
+    hist_job *h = arg;
+    unsigned int got[LAB04_BINS];
+    int ok = 1;
+    lab04_read(&h->hist, got, bin_bytes, h->pair->stream_a);
+    h->total = 0;
+    for (int bin = 0; bin < LAB04_BINS; bin++) {
+        h->total += got[bin];
+        if (got[bin] == h->want[bin])
+            continue;
+        if (ok && h->wrong[0] == '\0')
+            snprintf(h->wrong, sizeof h->wrong, "bin %d holds %u, the host counted %u", bin,
+                     got[bin], h->want[bin]);
+        ok = 0;
+    }
+    return ok;
+}
+
+static int run_variant(lab_ctx *ctx, const char *key, hist_job *h, lab_route route)
+{
+    const lab04_state *s = ctx->lab;
+    const char *name = h->privatized ? "privatized" : "naive";
+    const size_t n = h->n_a + h->n_b;
+    const size_t across = h->privatized || route == LAB_ROUTE_LOOPBACK ? 0
+                          : route == LAB_ROUTE_HOST ? n : h->n_b;
+    span_plan plan = {reset_a, h->partial_b ? reset_b : NULL, work_a, work_b,
+                      h->pair->b >= 0 && h->privatized ? finish_a : NULL, h};
+    lab04_runs runs = {.reps = s->reps};
+    h->wrong[0] = '\0';
+    lab04_repeat(h->pair, &plan, check_bins, &runs);
+
+    lab_row row = lab04_row(key, name, route, h->pair->b >= 0 ? h->pair->b : h->pair->a,
+                            h->pair->a, &runs);
+    lab_row_set(row.mode, sizeof row.mode, "%s", h->pair->b >= 0 ? "both" : "one");
+    row.bytes = n;
+    row.count = (long)n;
+    row.gbps = runs.us.median > 0.0 ? (double)n / runs.us.median / 1e3 : 0.0;
+    lab_row_set(row.value, sizeof row.value, "%llu", h->total);
+    lab_row_set(row.detail, sizeof row.detail, "across=%zu blocks=%d threads=%d%s%s", across,
+                h->shape.blocks, h->shape.threads, h->wrong[0] ? " " : "", h->wrong);
+    lab_emit(ctx, &row);
+    return lab_check(ctx, runs.wrong == 0, "%s %s (%s): %s in run %d%s", key, name, row.route,
+                     h->wrong, runs.first_wrong, h->privatized ? " (TODO 04.6)" : "");
+}
+
+/* Seeded bytes and the host's histogram of them. */
+static unsigned char *seeded(size_t n, uint64_t seed, unsigned int want[LAB04_BINS])
+{
+    unsigned char *bytes = lab_host_alloc(n, 1, "the histogram input");
+    lab_fill_bytes(bytes, n, seed);
+    memset(want, 0, bin_bytes);
+    for (size_t i = 0; i < n; i++)
+        want[bytes[i]]++;
+    return bytes;
+}
+
+static unsigned char *upload(int dev, const unsigned char *host, size_t n)
+{
+    unsigned char *dev_ptr = NULL;
+    CUDA_CHECK(cudaSetDevice(dev));
+    CUDA_CHECK(cudaMalloc((void **)&dev_ptr, n));
+    CUDA_CHECK(cudaMemcpy(dev_ptr, host, n, cudaMemcpyHostToDevice));
+    return dev_ptr;
+}
+
+int lab04_run_histogram(lab_ctx *ctx)
+{
+    const lab04_state *s = ctx->lab;
+    const lab_route routes[] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
+    unsigned int want[LAB04_BINS];
+    lab04_pair pair;
+    int status = 0;
+    lab04_pair_setup(&pair, s->a, -1);
+    for (size_t r = 0; r < 2; r++) {
+        hist_job h = {.pair = &pair, .shape = s->gpu_shape, .want = want};
+        h.n_a = routes[r] == LAB_ROUTE_HOST ? s->host_hist_bytes : s->hist_bytes;
+        unsigned char *host = seeded(h.n_a, s->seed, want);
+        h.data_a = upload(s->a, host, h.n_a);
+        free(host);
+        CUDA_CHECK(cudaMalloc((void **)&h.partial_a, bin_bytes));
+        CUDA_CHECK(lab_far_alloc(&h.hist, routes[r], s->a, s->a, bin_bytes));
+        for (h.privatized = 0; h.privatized < 2; h.privatized++)
+            status |= run_variant(ctx, "histogram", &h, routes[r]);
+        lab_far_free(&h.hist);
+        CUDA_CHECK(cudaFree(h.partial_a));
+        CUDA_CHECK(cudaFree((void *)h.data_a));
+    }
+    lab04_pair_teardown(&pair);
+    return status;
+}
+
+int lab04_run_histogram_peer(lab_ctx *ctx)
+{
+    const lab04_state *s = ctx->lab;
+    unsigned int want[LAB04_BINS];
+    lab04_pair pair;
+    int status = 0;
+    lab04_pair_setup(&pair, s->a, s->b);
+    hist_job h = {.pair = &pair, .shape = s->gpu_shape, .want = want};
+    unsigned char *host = seeded(s->hist_bytes, s->seed, want);
+    h.n_a = (s->hist_bytes / 2) & ~(size_t)3; /* a's half in whole words */
+    h.n_b = s->hist_bytes - h.n_a;
+    h.data_b = upload(s->b, host + h.n_a, h.n_b);
+    CUDA_CHECK(cudaMalloc((void **)&h.partial_b, bin_bytes));
+    h.data_a = upload(s->a, host, h.n_a);
+    free(host);
+    CUDA_CHECK(cudaMalloc((void **)&h.partial_a, bin_bytes));
+    CUDA_CHECK(cudaMalloc((void **)&h.landing_a, bin_bytes));
+    CUDA_CHECK(lab_far_alloc(&h.hist, LAB_ROUTE_PEER, s->b, s->a, bin_bytes)); /* on a */
+    for (h.privatized = 0; h.privatized < 2; h.privatized++)
+        status |= run_variant(ctx, "histogram-peer", &h, LAB_ROUTE_PEER);
+    lab_far_free(&h.hist);
+    CUDA_CHECK(cudaSetDevice(s->a));
+    CUDA_CHECK(cudaFree(h.landing_a));
+    CUDA_CHECK(cudaFree(h.partial_a));
+    CUDA_CHECK(cudaFree((void *)h.data_a));
+    CUDA_CHECK(cudaSetDevice(s->b));
+    CUDA_CHECK(cudaFree(h.partial_b));
+    CUDA_CHECK(cudaFree((void *)h.data_b));
+    lab04_pair_teardown(&pair);
+    return status;
+}

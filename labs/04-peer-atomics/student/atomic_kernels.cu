@@ -1,0 +1,75 @@
+/**
+ * @file atomic_kernels.cu
+ * @brief Lab 04, the student's kernels: TODOs 04.2, 04.3, 04.4, 04.6 and
+ *        04.7 (contracts in harness/atomics.h). Each TODO is a kernel and
+ *        its launcher; write the kernel's body, then the launch.
+ */
+#include "atomics.h"
+#include "todo.h"
+
+/** @brief TODO 04.2: every thread, every iteration, one atomic. */
+__global__ void count_per_thread_kernel(unsigned long long *counter,
+                                        unsigned int same_address_mask, int iters,
+                                        int system_scope)
+{
+    /* TODO 04.2: iters scoped atomic adds of 1 to counter[threadIdx.x & same_address_mask] */
+}
+
+cudaError_t launch_count_per_thread(unsigned long long *counter, lab04_shape shape,
+                                    int system_scope, cudaStream_t stream)
+{
+    LAB_TODO("04.2");
+}
+
+/** @brief TODO 04.3: the lanes that run together elect one, which adds for all. */
+__global__ void count_warp_aggregated_kernel(unsigned long long *counter, int iters,
+                                             int system_scope)
+{
+    /* TODO 04.3: per iteration, the lowest active lane adds __popc(__activemask()) */
+}
+
+cudaError_t launch_count_warp_aggregated(unsigned long long *counter, lab04_shape shape,
+                                         int system_scope, cudaStream_t stream)
+{
+    LAB_TODO("04.3");
+}
+
+/** @brief TODO 04.4: the block sums in shared memory, thread 0 adds once. */
+__global__ void count_block_aggregated_kernel(unsigned long long *counter, int iters,
+                                              int system_scope)
+{
+    /* TODO 04.4: count in the block, then one scoped atomic per block */
+}
+
+cudaError_t launch_count_block_aggregated(unsigned long long *counter, lab04_shape shape,
+                                          int system_scope, cudaStream_t stream)
+{
+    LAB_TODO("04.4");
+}
+
+/** @brief TODO 04.6: per-block bins in shared memory, merged once per bin. */
+__global__ void histogram_privatized_kernel(const unsigned char *data, size_t n,
+                                            unsigned int *partial)
+{
+    /* TODO 04.6: shared bins (atomicAdd_block), then one atomicAdd per non-zero bin */
+}
+
+cudaError_t launch_histogram_privatized(const unsigned char *data, size_t n,
+                                        unsigned int *partial, lab04_shape shape,
+                                        cudaStream_t stream)
+{
+    LAB_TODO("04.6");
+}
+
+/** @brief TODO 04.7: one thread; each atomic's old value names the next slot. */
+__global__ void atomic_chain_kernel(unsigned long long *slots, int steps, int system_scope,
+                                    unsigned int *final_index)
+{
+    /* TODO 04.7: steps dependent atomics from slot 0, then *final_index = index */
+}
+
+cudaError_t launch_atomic_chain(unsigned long long *slots, int steps, int system_scope,
+                                unsigned int *final_index, cudaStream_t stream)
+{
+    LAB_TODO("04.7");
+}

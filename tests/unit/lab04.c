@@ -1,0 +1,119 @@
+/**
+ * @file lab04.c
+ * @brief Unit tests of lab 04's host-side student function, cpu_add_while
+ *        (TODO 04.8), on any machine: no GPU is touched.
+ *
+ * Prints one line per case ("ok NAME" or "not ok NAME: why") and exits 1
+ * when any case failed.
+ */
+#include "atomics.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <threads.h>
+
+static int failed;
+
+/** busy() says yes @p left times, then no; it counts its calls. */
+typedef struct budget {
+    long left;  /**< yes answers still to give */
+    long calls; /**< how often it was asked */
+} budget;
+
+static int busy(void *arg)
+{
+    budget *b = arg;
+    b->calls++;
+    return b->left-- > 0;
+}
+
+/** One call of cpu_add_while and what it must do. */
+typedef struct add_case {
+    const char *name;        /**< the case */
+    int with_counter;        /**< pass a counter (else NULL) */
+    int with_busy;           /**< pass busy (else NULL) */
+    unsigned long long from; /**< the counter before */
+    unsigned long long batch;
+    long yes;                /**< busy's yes answers */
+    unsigned long long made; /**< expected return value */
+    unsigned long long to;   /**< expected counter after */
+    long calls;              /**< expected calls of busy */
+} add_case;
+
+static void run_case(const add_case *c)
+{
+    unsigned long long counter = c->from;
+    budget b = {c->yes, 0};
+    unsigned long long made = cpu_add_while(c->with_counter ? &counter : NULL, c->batch,
+                                            c->with_busy ? busy : NULL, &b);
+    int ok = made == c->made && counter == c->to && b.calls == c->calls;
+    printf("%s %s", ok ? "ok" : "not ok", c->name);
+    if (!ok)
+        printf(": cpu_add_while(batch %llu, busy yes %ld times) returned %llu, counter %llu, "
+               "busy called %ld times; expected %llu, %llu, %ld",
+               c->batch, c->yes, made, counter, b.calls, c->made, c->to, c->calls);
+    printf("\n");
+    failed |= !ok;
+}
+
+/** What one CPU thread of the concurrent case does. */
+typedef struct worker {
+    unsigned long long *counter; /**< shared by both threads */
+    int *ready;                  /**< threads at the start line, shared */
+    budget budget;               /**< this thread's own */
+    unsigned long long made;     /**< its return value */
+} worker;
+
+static int work(void *arg)
+{
+    worker *w = arg;
+    __atomic_fetch_add(w->ready, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(w->ready, __ATOMIC_SEQ_CST) < 2)
+        ; /* both start at once, so that their increments overlap */
+    w->made = cpu_add_while(w->counter, 1, busy, &w->budget);
+    return 0;
+}
+
+/* Two threads on one counter: a plain load and store would lose counts. */
+static void two_threads(void)
+{
+    const long each = 1000000;
+    unsigned long long counter = 0;
+    int ready = 0;
+    worker w[2] = {{&counter, &ready, {each, 0}, 0}, {&counter, &ready, {each, 0}, 0}};
+    thrd_t t[2];
+    int ok = 1;
+    for (int i = 0; i < 2; i++)
+        ok &= thrd_create(&t[i], work, &w[i]) == thrd_success;
+    for (int i = 0; i < 2 && ok; i++)
+        thrd_join(t[i], NULL);
+    ok = ok && counter == 2ULL * (unsigned long long)each && w[0].made == (unsigned long long)each &&
+         w[1].made == (unsigned long long)each;
+    printf("%s two_threads", ok ? "ok" : "not ok");
+    if (!ok)
+        printf(": two threads of %ld increments each left the counter at %llu (returned %llu "
+               "and %llu): not every increment was one atomic read-modify-write",
+               each, counter, w[0].made, w[1].made);
+    printf("\n");
+    failed |= !ok;
+}
+
+/** @brief Every clause of TODO 04.8's contract. */
+int main(void)
+{
+    static const add_case cases[] = {
+        {"stops_at_once", 1, 1, 5, 64, 0, 0, 5, 1},
+        {"one_batch", 1, 1, 5, 64, 1, 64, 69, 2},
+        {"batches_of_one", 1, 1, 0, 1, 3, 3, 3, 4},
+        {"odd_batch", 1, 1, 10, 7, 5, 35, 45, 6},
+        {"wraps_modulo_2_64", 1, 1, ULLONG_MAX - 1, 3, 1, 3, 1, 2},
+        {"batch_zero", 1, 1, 9, 0, 5, 0, 9, 0},
+        {"null_counter", 0, 1, 0, 8, 5, 0, 0, 0},
+        {"null_busy", 1, 0, 9, 8, 5, 0, 9, 0},
+        {"several_faults_at_once", 0, 0, 0, 0, 5, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        run_case(&cases[i]);
+    two_threads();
+    return failed;
+}
