@@ -1,278 +1,286 @@
-# Sanity checks for Lab 05's CSV (05-p2p-performance --csv, or DIR/lab05.csv
-# from --out DIR), loaded by tests/lab05.bats. Each check takes a CSV file,
-# prints what is wrong ("lab05: ...") and returns non-zero when a rule of
-# physics or of the lab is broken. They run on live output, on the recorded
-# 2xH200 run and on hand-broken copies in tests/fixtures/.
+# Lab 05's run checker and bars: what every run's rows must say, live or
+# recorded, for however many GPUs the run had. Load after helpers/lab.
+#
+# Columns: 1 experiment 2 variant 3 route 4 src 5 dst 6 mode 7 bytes 8 count
+# 9 reps 10 median_us 11 min_us 12 max_us 13 gbps 14 peak_gbps 15 verified
+# 16 value 17 detail.
 
-LAB05_HEADER="experiment,variant,src,dst,mode,peer,bytes,ops,samples,median_us,min_us,max_us,gbps,gbps_min,gbps_max,peak_gbps,pct_peak,gated,verified,value,detail"
-LAB05_EXPERIMENTS="link warmup ce_bandwidth sm_bandwidth memcpy_latency pointer_chase pingpong cpu_timer cpu_sync default_stream streams preferl1"
-LAB05_CLAIMS="nvlink_table_row_pcie3 nvlink_table_row_nvlink2 nvlink_table_row_nvlink3 nvlink_table_latency nvlink_order_of_magnitude small_transfers_latency_bound concurrent_streams_contend cpu_sync_cliff cpu_timers_mislead preferl1_doubles_bandwidth"
+LAB05_EXPERIMENTS="link warmup ce_bandwidth sm_bandwidth memcpy_latency pointer_chase pingpong cpu_timer cpu_sync default_stream streams preferl1 pageable"
 
-# lab05_awk FILE PROGRAM: run awk over the records of FILE with c["column"]
-# giving each column's index, num(x) telling a decimal number, v(name) the
-# value of a column, and bad(msg) recording a broken rule.
-lab05_awk() {
-    awk -F, '
-        function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
-        function bad(msg) { print "lab05: " msg > "/dev/stderr"; failed = 1 }
-        function v(name) { return $(c[name]) }
-        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        '"$2"'
+# lab05_claims: the claim ids of labs/05-p2p-performance/claims.tsv.
+lab05_claims() {
+    grep -v '^#' "$REPO_ROOT/labs/05-p2p-performance/claims.tsv" | tail -n +2 | cut -f1
+}
+
+# The awk functions every check below shares.
+LAB05_AWK_LIB='
+    function bad(msg) { print "lab05: " msg; failed = 1 }
+    function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
+    function copies() { return $6 == "both_ways" ? 2 : $1 == "streams" ? $16 + 0 : 1 }
+    function row() { return $1 " " $2 " " $3 " " $4 "->" $5 ($6 != "" ? " " $6 : "") " " $7 " B" }
+'
+
+# lab05_check_times FILE: every timed row: numbers, 0 < min <= median <= max,
+# verified; GB/s = bytes x copies / median, never above the link's peak
+# (the fastest sample included) except the two pitfalls that time nothing.
+lab05_check_times() {
+    awk -F, "$LAB05_AWK_LIB"'
+        NR == 1 || $9 == 0 { next }
+        {
+            if (!num($10) || !num($11) || !num($12)) { bad(row() ": a time is not a number"); next }
+            if ($11 + 0 <= 0) bad(row() ": a time is not positive")
+            if ($11 + 0 > $10 + 0 || $10 + 0 > $12 + 0) bad(row() ": min <= median <= max does not hold")
+            if ($15 != "1") bad(row() ": not verified")
+            if ($13 == "") next
+            want = $7 * copies() / ($10 * 1000)
+            if (!num($13) || $13 <= 0 || $13 / want > 1.01 || $13 / want < 0.99)
+                bad(row() ": " $13 " GB/s is not bytes x copies / time (" want ")")
+            if ($2 == "host_no_sync" || $2 == "clock_sync") next
+            top = $7 * copies() / ($11 * 1000)
+            if ($14 != "" && top > 1.02 * $14) bad(row() ": " top " GB/s is above the peak " $14)
+            if ($14 == "" && top > ($6 == "both_ways" ? 2000 : 1000)) bad(row() ": " top " GB/s is above any link")
+        }
         END { exit failed }' "$1"
 }
 
-lab05_check_header() {
-    local first
-    first=$(head -n 1 "$1")
-    if [ "$first" != "$LAB05_HEADER" ]; then
-        echo "lab05: the header is not the lab's schema: $first" >&2
-        return 1
-    fi
-    awk -F, -v n="$(awk -F, 'NR == 1 { print NF }' "$1")" \
-        'NF != n { print "lab05: line " NR " has " NF " fields, the header " n > "/dev/stderr"; bad = 1 }
-         END { exit bad }' "$1"
-}
-
-# Times: numbers, positive, min <= median <= max; every timed row verified;
-# GB/s positive, ordered, and for the sweeps equal to bytes / time.
-lab05_check_times() {
-    lab05_awk "$1" '
-        v("samples") == "" { next }
-        {
-            what = v("experiment") " " v("variant") " " v("src") "->" v("dst") " " v("mode") " peer=" v("peer") " " v("bytes") " B"
-            if (!num(v("median_us")) || !num(v("min_us")) || !num(v("max_us"))) { bad(what ": a time is not a number"); next }
-            if (v("min_us") + 0 <= 0) bad(what ": a time is not positive")
-            if (v("min_us") + 0 > v("median_us") + 0 || v("median_us") + 0 > v("max_us") + 0)
-                bad(what ": min <= median <= max does not hold")
-            if (v("samples") + 0 < 1) bad(what ": no samples")
-            if (v("verified") != "1") bad(what ": not verified")
-            if (v("gbps") == "") next
-            if (!num(v("gbps")) || v("gbps") + 0 <= 0) bad(what ": GB/s is not positive")
-            if (v("gbps_min") + 0 > v("gbps") + 0 || v("gbps") + 0 > v("gbps_max") + 0)
-                bad(what ": gbps_min <= gbps <= gbps_max does not hold")
-            if (v("experiment") ~ /^(ce|sm)_bandwidth$/) {
-                dirs = v("mode") == "both_ways" ? 2 : 1
-                want = v("bytes") * dirs / (v("median_us") * 1000)
-                if (want <= 0 || v("gbps") / want > 1.01 || v("gbps") / want < 0.99)
-                    bad(what ": " v("gbps") " GB/s is not bytes / time (" want ")")
-            }
-        }'
-}
-
-# Never above the link's peak (event time never below bytes / peak); where
-# the peak is unknown, never above a generous ceiling. The host clock
-# without a synchronize and clock() are the pitfalls that do break it.
-lab05_check_peak() {
-    lab05_awk "$1" '
-        v("gbps") == "" || v("variant") == "host_no_sync" || v("variant") == "clock_sync" { next }
-        {
-            what = v("experiment") " " v("variant") " " v("src") "->" v("dst") " " v("mode") " peer=" v("peer") " " v("bytes") " B"
-            top = v("gbps_max") + 0
-            if (v("peak_gbps") != "") {
-                if (top > 1.02 * v("peak_gbps")) bad(what ": " top " GB/s is above the peak " v("peak_gbps"))
-                pct = 100 * v("gbps") / v("peak_gbps")
-                if (v("pct_peak") == "" || pct - v("pct_peak") > 0.2 || v("pct_peak") - pct > 0.2)
-                    bad(what ": pct_peak " v("pct_peak") " is not 100 * gbps / peak")
-            } else {
-                ceiling = v("mode") == "both_ways" ? 2000 : 1000
-                if (top > ceiling) bad(what ": " top " GB/s is above any link (" ceiling ")")
-            }
-        }'
-}
-
-# The sweeps: every ordered pair, the same sizes everywhere, bandwidth
-# rising with size until it saturates, P2P on beating off at 16 MiB and up.
+# lab05_check_sweeps FILE: each sweep has 3+ sizes, ascending, rising with
+# size and not collapsing; one way it never falls below 0.7x of a smaller
+# size; the pairs cover the config and share sizes; P2P on beats off from
+# 16 MiB.
 lab05_check_sweeps() {
-    lab05_awk "$1" '
-        v("experiment") == "config" && v("variant") == "pairs" { pairs = v("value") }
-        v("experiment") != "ce_bandwidth" && v("experiment") != "sm_bandwidth" { next }
+    awk -F, "$LAB05_AWK_LIB"'
+        $1 == "config" && $2 == "pairs" { pairs = $16 }
+        $1 != "ce_bandwidth" && $1 != "sm_bandwidth" || $9 == 0 { next }
         {
-            key = v("experiment") " " v("variant") " " v("src") "->" v("dst") " " v("mode") " peer=" v("peer")
-            n[key]++; size[key, n[key]] = v("bytes") + 0; gb[key, n[key]] = v("gbps") + 0
-            if (v("experiment") == "ce_bandwidth" && v("mode") == "one_way") {
-                pair[v("src") "->" v("dst")] = 1
-                sizes_of[v("src") "->" v("dst") " peer=" v("peer")] = sizes_of[v("src") "->" v("dst") " peer=" v("peer")] " " v("bytes")
-            }
-            if (v("experiment") == "ce_bandwidth" && v("bytes") >= 16777216)
-                ce[v("src") "," v("dst") "," v("mode") "," v("bytes") "," v("peer")] = v("gbps") + 0
+            k = $1 " " $2 " " $3 " " $4 "->" $5 " " $6
+            n[k]++; size[k, n[k]] = $7 + 0; gb[k, n[k]] = $13 + 0
+            if ($1 == "ce_bandwidth" && $6 == "one_way" && $3 ~ /^peer/) { pair[$4 "->" $5] = 1; sizes[$3 " " $4 "->" $5] = sizes[$3 " " $4 "->" $5] " " $7 }
+            if ($1 == "ce_bandwidth" && $7 >= 16777216) ce[$3, $4, $5, $6, $7] = $13 + 0
         }
         END {
             for (k in n) {
                 if (n[k] < 3) bad(k ": only " n[k] " sizes")
-                best = 0; last = 0; lastsize = 0
+                best = 0
                 for (i = 1; i <= n[k]; i++) {
-                    if (size[k, i] <= lastsize) bad(k ": sizes are not ascending")
-                    lastsize = size[k, i]
+                    if (i > 1 && size[k, i] <= size[k, i - 1]) bad(k ": sizes are not ascending")
                     if (gb[k, i] > best) best = gb[k, i]
                 }
                 if (gb[k, n[k]] < 0.5 * best) bad(k ": bandwidth at the largest size collapses")
                 if (gb[k, 1] >= gb[k, n[k]]) bad(k ": bandwidth does not rise with size")
-                if (k ~ /peer=1$/)
+                if (k ~ / one_way$/)
                     for (i = 1; i <= n[k]; i++)
                         for (j = i + 1; j <= n[k]; j++)
                             if (gb[k, j] < 0.7 * gb[k, i])
                                 bad(k ": " gb[k, j] " GB/s at " size[k, j] " B falls below 0.7 x " gb[k, i] " GB/s at " size[k, i] " B")
             }
             np = 0; for (p in pair) np++
-            if (pairs != "" && np != pairs + 0) bad("ce_bandwidth covers " np " ordered pairs, config says " pairs)
-            ref = ""
-            for (s in sizes_of) { if (ref == "") ref = sizes_of[s]; else if (sizes_of[s] != ref) bad("the pairs were swept over different sizes: " s) }
+            if (np && pairs != "" && np != pairs + 0) bad("ce_bandwidth covers " np " ordered pairs, config says " pairs)
+            ref = ""; for (s in sizes) { if (ref == "") ref = sizes[s]; else if (sizes[s] != ref) bad("the pairs were swept over different sizes: " s) }
             for (k in ce) {
-                split(k, f, ",")
-                if (f[5] != "1") continue
-                off = f[1] "," f[2] "," f[3] "," f[4] ",0"
-                if ((off in ce) && ce[k] <= ce[off])
-                    bad("P2P on (" ce[k] " GB/s) does not beat P2P off (" ce[off] " GB/s) for " f[1] "->" f[2] " " f[3] " at " f[4] " B")
+                split(k, f, SUBSEP)
+                if (f[1] == "peer" && (("peer_off", f[2], f[3], f[4], f[5]) in ce) && ce[k] <= ce["peer_off", f[2], f[3], f[4], f[5]])
+                    bad("P2P on (" ce[k] " GB/s) does not beat P2P off (" ce["peer_off", f[2], f[3], f[4], f[5]] " GB/s) for " f[2] "->" f[3] " " f[4] " at " f[5] " B")
             }
-        }'
+            exit failed
+        }' "$1"
 }
 
-# Latency: loads over the link are slower than local ones; a copy with a
-# synchronize takes longer than one in a queue; the ping-pong is there.
+# lab05_check_latency FILE: far loads beyond L2 are slower than local ones;
+# every queued small copy has a synchronized one; the ping-pongs are there.
 lab05_check_latency() {
-    lab05_awk "$1" '
-        v("experiment") == "pointer_chase" && v("mode") == "local" { local_us[v("dst")] = v("median_us") + 0 }
-        v("experiment") == "pointer_chase" && v("mode") == "peer" { peer_us[v("src") "->" v("dst")] = v("median_us") + 0; reader[v("src") "->" v("dst")] = v("dst") }
-        v("experiment") == "memcpy_latency" { mc[v("variant") "," v("src") "->" v("dst") "," v("peer")] = v("median_us") + 0 }
-        v("experiment") == "pingpong" { pp[v("variant")]++; if (v("median_us") + 0 <= 0) bad("pingpong " v("variant") ": no latency") }
-        v("experiment") == "sm_bandwidth" && v("peer") == "1" { p2p = 1 }
+    awk -F, "$LAB05_AWK_LIB"'
+        $1 == "pointer_chase" && $3 == "loopback" { local_us[$6, $5] = $10 + 0 }
+        # (within L2 a cache may serve far memory as fast as local: no order there)
+        $1 == "pointer_chase" && $3 != "loopback" && $6 != "in_l2" { far[$3 " " $4 "->" $5, $6] = $10 + 0; reader[$3 " " $4 "->" $5, $6] = $5 }
+        $1 == "memcpy_latency" { mc[$2, $3, $4, $5] = 1 }
+        $1 == "pingpong" && $9 > 0 { pp[$2]++ }
+        $1 == "sm_bandwidth" && $3 == "peer" { p2p = 1 }
+        $1 == "ce_bandwidth" && $3 == "host" { host = 1 }
         END {
-            for (k in peer_us) {
-                r = reader[k]
-                if (!(r in local_us)) { bad("pointer chase " k " has no local chase on GPU " r); continue }
-                if (peer_us[k] <= local_us[r]) bad("pointer chase " k ": a peer load (" peer_us[k] " us) is not slower than a local one (" local_us[r] " us)")
+            for (k in far) {
+                split(k, f, SUBSEP)
+                if (!((f[2], reader[k]) in local_us)) { bad("pointer chase " f[1] " " f[2] ": no local chase on GPU " reader[k]); continue }
+                if (far[k] <= local_us[f[2], reader[k]]) bad("pointer chase " f[1] " " f[2] ": a far load (" far[k] " us) is not slower than a local one (" local_us[f[2], reader[k]] " us)")
             }
             for (k in mc) {
-                split(k, f, ",")
-                if (f[1] != "ce_queued") continue
-                s = "ce_synced," f[2] "," f[3]
-                if (!(s in mc)) bad("memcpy_latency " f[2] " peer=" f[3] ": no ce_synced row")
+                split(k, f, SUBSEP)
+                if (f[1] == "ce_queued" && !(("ce_synced", f[2], f[3], f[4]) in mc)) bad("memcpy_latency " f[2] " " f[3] "->" f[4] ": no ce_synced row")
             }
-            if (p2p && (!pp["write_remote"] || !pp["poll_remote"])) bad("pingpong: both variants must be reported where P2P exists")
-        }'
+            if (p2p && (!pp["write_remote"] || !pp["poll_remote"])) bad("pingpong: both peer variants must be reported where P2P exists")
+            if (host && !pp["gpu_cpu"]) bad("pingpong: the GPU-CPU ping-pong must be reported where the host link was measured")
+            exit failed
+        }' "$1"
 }
 
-# The pitfalls: each must show its effect, in the direction physics allows.
+# lab05_check_pitfalls FILE: each pitfall shows its effect, per route, in
+# the direction physics allows.
 lab05_check_pitfalls() {
-    lab05_awk "$1" '
-        v("experiment") == "cpu_timer" { ct[v("variant")] = v("median_us") + 0; nct++ }
-        v("experiment") == "cpu_sync" { cs[v("variant") "," v("bytes")] = v("median_us") + 0 }
-        v("experiment") == "default_stream" { ds[v("variant") "," v("mode")] = v("median_us") + 0; dg[v("variant") "," v("mode")] = v("gbps") + 0; dpeer = v("peer"); nds++ }
-        v("experiment") == "streams" { st[v("value")] = v("gbps") + 0; nst++ }
-        v("experiment") == "warmup" { wu[v("variant") "," v("mode")] = 1; nwu++ }
+    awk -F, "$LAB05_AWK_LIB"'
+        $1 == "cpu_timer" { ct[$3, $2] = $10 + 0; ctr[$3] = 1 }
+        $1 == "cpu_sync" { cs[$3, $2, $7] = $10 + 0 }
+        $1 == "default_stream" { ds[$3, $2, $6] = $10 + 0; dg[$3, $2, $6] = $13 + 0; dsr[$3] = 1 }
+        $1 == "streams" { st[$3, $16] = 1; str[$3] = 1 }
+        $1 == "warmup" { wu[$3, $2, $6] = 1; wur[$3] = 1 }
         END {
-            if (nct) {
-                if (!("event" in ct) || !("host_no_sync" in ct) || !("host_sync" in ct) || !("clock_sync" in ct)) bad("cpu_timer: a variant is missing")
-                else {
-                    if (ct["host_no_sync"] >= ct["event"]) bad("cpu_timer: the host clock without a synchronize (" ct["host_no_sync"] " us) shows no discrepancy with events (" ct["event"] " us)")
-                    if (ct["host_sync"] < 0.95 * ct["event"]) bad("cpu_timer: the synchronized host clock (" ct["host_sync"] " us) is shorter than the copy (" ct["event"] " us)")
-                }
+            for (r in ctr) {
+                if (!((r, "event") in ct) || !((r, "host_no_sync") in ct) || !((r, "host_sync") in ct) || !((r, "clock_sync") in ct)) { bad("cpu_timer " r ": a variant is missing"); continue }
+                if (ct[r, "host_no_sync"] >= ct[r, "event"]) bad("cpu_timer " r ": the host clock without a synchronize (" ct[r, "host_no_sync"] " us) shows no discrepancy with events (" ct[r, "event"] " us)")
+                if (ct[r, "host_sync"] < 0.95 * ct[r, "event"]) bad("cpu_timer " r ": the synchronized host clock (" ct[r, "host_sync"] " us) is shorter than the copy (" ct[r, "event"] " us)")
             }
             for (k in cs) {
-                split(k, f, ",")
-                if (f[1] != "queued") continue
-                e = "sync_each," f[2]
-                if (!(e in cs)) bad("cpu_sync " f[2] " B: no sync_each row")
-                else if (cs[e] < 0.95 * cs[k]) bad("cpu_sync " f[2] " B: synchronizing after each copy (" cs[e] " us) is faster than queueing (" cs[k] " us)")
+                split(k, f, SUBSEP)
+                if (f[2] != "queued") continue
+                if (!((f[1], "sync_each", f[3]) in cs)) bad("cpu_sync " f[1] " " f[3] " B: no sync_each row")
+                else if (cs[f[1], "sync_each", f[3]] < 0.95 * cs[k]) bad("cpu_sync " f[1] " " f[3] " B: synchronizing after each copy (" cs[f[1], "sync_each", f[3]] " us) is faster than queueing (" cs[k] " us)")
             }
-            if (nds) {
-                if (!("legacy,both_ways" in ds) || !("nonblocking,both_ways" in ds) || !("legacy,beside_busy_kernel" in ds) || !("nonblocking,beside_busy_kernel" in ds)) bad("default_stream: a variant is missing")
-                else {
-                    if (dpeer == "1" && dg["legacy,both_ways"] >= 0.8 * dg["nonblocking,both_ways"]) bad("default_stream: both ways in the legacy stream (" dg["legacy,both_ways"] " GB/s) are not serialized against non-blocking streams (" dg["nonblocking,both_ways"] " GB/s)")
-                    if (ds["legacy,beside_busy_kernel"] < 1800) bad("default_stream: the legacy-stream copy (" ds["legacy,beside_busy_kernel"] " us) did not wait for the 2 ms kernel")
-                    if (ds["nonblocking,beside_busy_kernel"] >= ds["legacy,beside_busy_kernel"]) bad("default_stream: the non-blocking copy is not faster beside the busy kernel")
-                }
+            for (r in dsr) {
+                if (!((r, "legacy", "both_ways") in ds) || !((r, "nonblocking", "both_ways") in ds) || !((r, "legacy", "beside_busy_kernel") in ds) || !((r, "nonblocking", "beside_busy_kernel") in ds)) { bad("default_stream " r ": a variant is missing"); continue }
+                if (r != "peer_off" && dg[r, "legacy", "both_ways"] >= 0.8 * dg[r, "nonblocking", "both_ways"]) bad("default_stream " r ": both ways in the legacy stream (" dg[r, "legacy", "both_ways"] " GB/s) are not serialized against non-blocking streams (" dg[r, "nonblocking", "both_ways"] " GB/s)")
+                if (ds[r, "legacy", "beside_busy_kernel"] < 1800) bad("default_stream " r ": the legacy-stream copy (" ds[r, "legacy", "beside_busy_kernel"] " us) did not wait for the 2 ms kernel")
+                if (ds[r, "nonblocking", "beside_busy_kernel"] >= ds[r, "legacy", "beside_busy_kernel"]) bad("default_stream " r ": the non-blocking copy is not faster beside the busy kernel")
             }
-            if (nst && !(("1" in st) && ("2" in st))) bad("streams: needs 1 and 2 streams at least")
-            if (nwu && !(("ce_event,first" in wu) && ("ce_event,steady" in wu) && ("ce_host,first" in wu) && ("ce_host,steady" in wu))) bad("warmup: a first or steady row is missing")
-        }'
+            for (r in str) if (!((r, "1") in st) || !((r, "2") in st)) bad("streams " r ": needs 1 and 2 streams at least")
+            for (r in wur) if (!((r, "ce_event", "first") in wu) || !((r, "ce_event", "steady") in wu) || !((r, "ce_host", "first") in wu) || !((r, "ce_host", "steady") in wu)) bad("warmup " r ": a first or steady row is missing")
+            exit failed
+        }' "$1"
 }
 
-# The link rows: NVML state, a path and a peak row for every ordered pair.
+# lab05_check_link FILE: NVML state; a path and a peak row for every ordered
+# pair of the run's GPUs; sane NVLink generations and host peaks.
 lab05_check_link() {
-    lab05_awk "$1" '
-        v("experiment") == "config" && v("variant") == "gpus" { gpus = v("value") + 0 }
-        v("experiment") != "link" { next }
-        v("variant") == "nvml" { nvml = v("value"); if (nvml != "ok" && nvml != "unknown") bad("link nvml is " nvml) }
-        v("variant") == "path" {
-            path[v("src") "->" v("dst")] = v("value")
-            if (v("value") !~ /^(nvlink|pcie|unknown)$/) bad("link path " v("src") "->" v("dst") " is " v("value"))
-        }
-        v("variant") == "peak_gbps" { peak[v("src") "->" v("dst")] = 1; if (v("value") + 0 < 0) bad("negative peak") }
-        v("variant") == "nvlink_gen" && (v("value") + 0 < 0 || v("value") + 0 > 6) { bad("NVLink generation " v("value")) }
+    awk -F, "$LAB05_AWK_LIB"'
+        $1 == "config" && $2 == "gpus" { gpus = $16 + 0 }
+        $1 != "link" { next }
+        $2 == "nvml" { nvml = $16; if (nvml != "ok" && nvml != "unknown") bad("link nvml is " nvml) }
+        $2 == "path" { path[$4 "->" $5] = $16; if ($16 !~ /^(nvlink|pcie|unknown)$/) bad("link path " $4 "->" $5 " is " $16) }
+        $2 == "peak_gbps" { peak[$4 "->" $5] = 1; if ($16 + 0 < 0) bad("link peak " $4 "->" $5 " is negative") }
+        $2 == "nvlink_gen" && ($16 + 0 < 0 || $16 + 0 > 6) { bad("NVLink generation " $16) }
+        $2 == "host_peak_gbps" && ($16 + 0 < 0 || $16 + 0 > 512) { bad("host link peak " $16 " GB/s") }
+        $2 ~ /^datasheet_/ && $15 == "0" { bad("link " $2 ": " $16 " does not match the datasheet arithmetic") }
         END {
-            if (nvml == "") bad("no link,nvml row")
+            if (nvml == "") bad("no link nvml row")
             for (i = 0; i < gpus; i++) for (j = 0; j < gpus; j++) {
                 if (i == j) continue
                 if (!((i "->" j) in path)) bad("no link path row for " i "->" j)
                 if (!((i "->" j) in peak)) bad("no link peak row for " i "->" j)
             }
-        }'
+            exit failed
+        }' "$1"
 }
 
-# Every claim exactly once, with one of the three verdicts and a detail.
+# lab05_check_claims FILE: every claim of claims.tsv exactly once, with one
+# of the three verdicts and a detail.
 lab05_check_claims() {
-    lab05_awk "$1" '
-        BEGIN { split("'"$LAB05_CLAIMS"'", want, " "); for (k in want) expect[want[k]] = 1 }
-        v("experiment") != "claim" { next }
+    awk -F, -v want="$(lab05_claims | tr '\n' ' ')" "$LAB05_AWK_LIB"'
+        BEGIN { n = split(want, id, " "); for (i = 1; i <= n; i++) expect[id[i]] = 1 }
+        $1 != "claim" { next }
         {
-            seen[v("variant")]++
-            if (!(v("variant") in expect)) bad("unexpected claim " v("variant"))
-            if (v("value") !~ /^(holds|does_not_hold|not_testable)$/) bad("claim " v("variant") " has verdict " v("value"))
-            if (v("detail") == "") bad("claim " v("variant") " has no detail")
+            seen[$2]++
+            if (!($2 in expect)) bad("unexpected claim " $2)
+            if ($16 !~ /^(holds|does_not_hold|untested)$/) bad("claim " $2 " has verdict " $16)
+            if ($17 == "") bad("claim " $2 " has no detail")
         }
-        END { for (k in expect) if (seen[k] != 1) bad("claim " k " appears " seen[k] + 0 " times") }'
+        END { for (k in expect) if (seen[k] != 1) bad("claim " k " appears " seen[k] + 0 " times"); exit failed }' "$1"
 }
 
-# Every experiment of the registry has rows (a full run).
+# lab05_check_coverage FILE [KEYS]: every experiment of KEYS (default: the
+# twelve every run has had since the first recording) has rows.
 lab05_check_coverage() {
-    lab05_awk "$1" '
-        BEGIN { split("'"$LAB05_EXPERIMENTS"'", want, " ") }
-        { seen[v("experiment")] = 1 }
-        END { for (k in want) if (!(want[k] in seen)) bad("experiment " want[k] " has no rows") }'
+    awk -F, -v want="${2:-${LAB05_EXPERIMENTS% pageable}}" "$LAB05_AWK_LIB"'
+        { seen[$1] = 1 }
+        END { n = split(want, k, " "); for (i = 1; i <= n; i++) if (!(k[i] in seen)) bad("experiment " k[i] " has no rows"); exit failed }' "$1"
 }
 
-# All of the above; every broken rule is printed.
-lab05_check_csv() {
-    local rc=0
-    lab05_check_header "$1" || return 1
-    lab05_check_times "$1" || rc=1
-    lab05_check_peak "$1" || rc=1
-    lab05_check_sweeps "$1" || rc=1
-    lab05_check_latency "$1" || rc=1
-    lab05_check_pitfalls "$1" || rc=1
-    lab05_check_link "$1" || rc=1
-    lab05_check_claims "$1" || rc=1
-    lab05_check_coverage "$1" || rc=1
-    return $rc
+# lab05_check_run FILE: all of the above and the host tool's recomputed
+# verdicts; every broken rule is printed.
+lab05_check_run() {
+    local file=$1 tool status=0
+    [ -s "$file" ] || { echo "lab05: $file is missing or empty"; return 1; }
+    if [ "$(head -n 1 "$file")" != "$(head -n 1 "$FIXTURES/rows-header.csv")" ]; then
+        echo "lab05: line 1 is not the lab's result header: $(head -n 1 "$file")"
+        return 1
+    fi
+    lab05_check_times "$file" || status=1
+    lab05_check_sweeps "$file" || status=1
+    lab05_check_latency "$file" || status=1
+    lab05_check_pitfalls "$file" || status=1
+    lab05_check_link "$file" || status=1
+    lab05_check_claims "$file" || status=1
+    lab05_check_coverage "$file" || status=1
+    tool=$(host_tool 05) || return 1
+    "$tool" check "$file" || status=1
+    return "$status"
 }
 
-# lab05_nvlink4x18 FILE: true when the one-pair experiments' GPUs are
-# linked by 18 NVLink 4 links according to NVML (the issue's bars apply).
+# lab05_nvlink4x18 FILE: true when the one pair is linked by 18 NVLink 4
+# links according to NVML (the 2xH200 bars apply).
 lab05_nvlink4x18() {
-    lab05_awk "$1" '
-        v("experiment") == "config" && v("variant") == "pair_a" { a = v("value") }
-        v("experiment") == "config" && v("variant") == "pair_b" { b = v("value") }
-        v("experiment") == "link" && v("variant") == "nvlink_gen" { gen[v("src")] = v("value") }
-        v("experiment") == "link" && v("variant") == "nvlinks" { links[v("src") "->" v("dst")] = v("value") }
-        END { if (!(gen[a] == 4 && gen[b] == 4 && links[a "->" b] == 18)) failed = 1 }' 2>/dev/null
+    awk -F, '
+        $1 == "config" && $2 == "pair_a" { a = $16 }
+        $1 == "config" && $2 == "pair_b" { b = $16 }
+        $1 == "link" && $2 == "nvlink_gen" { gen[$4] = $16 }
+        $1 == "link" && $2 == "nvlinks" { links[$4 "->" $5] = $16 }
+        END { exit !(b >= 0 && gen[a] == 4 && gen[b] == 4 && links[a "->" b] == 18) }' "$1"
 }
 
-# The issue's bars for 2xH200 (18 NVLink 4 links), on the one-pair GPUs at
-# 256 MiB: copy engine >= 383 GB/s one way and >= 760 both ways; SM pull
-# and push >= 360; a one-way ping-pong latency reported.
+# lab05_check_bars FILE: the bars for 2xH200 (18 NVLink 4 links) on the one
+# pair at 256 MiB: copy engine >= 383 GB/s one way and >= 760 both ways;
+# SM pull and push >= 360; a one-way ping-pong latency reported.
 lab05_check_bars() {
-    lab05_awk "$1" '
-        v("experiment") == "config" && v("variant") == "pair_a" { a = v("value") }
-        v("experiment") == "config" && v("variant") == "pair_b" { b = v("value") }
-        v("bytes") == 268435456 && v("peer") == "1" { g[v("experiment") "," v("variant") "," v("src") "," v("dst") "," v("mode")] = v("gbps") }
-        v("experiment") == "pingpong" && v("variant") == "write_remote" { pp = v("median_us") }
+    awk -F, "$LAB05_AWK_LIB"'
+        $1 == "config" && $2 == "pair_a" { a = $16 }
+        $1 == "config" && $2 == "pair_b" { b = $16 }
+        $7 == 268435456 && $3 == "peer" { g[$1, $2, $4, $5, $6] = $13 }
+        $1 == "pingpong" && $2 == "write_remote" { pp = $10 }
         END {
             lo = a < b ? a : b; hi = a < b ? b : a
-            x = g["ce_bandwidth,ce," a "," b ",one_way"]; if (x + 0 < 383) bad("copy engine one way at 256 MiB: " x " GB/s < 383")
-            x = g["ce_bandwidth,ce," lo "," hi ",both_ways"]; if (x + 0 < 760) bad("copy engine both ways at 256 MiB: " x " GB/s < 760")
-            x = g["sm_bandwidth,sm_pull," a "," b ",one_way"]; if (x + 0 < 360) bad("SM pull at 256 MiB: " x " GB/s < 360")
-            x = g["sm_bandwidth,sm_push," a "," b ",one_way"]; if (x + 0 < 360) bad("SM push at 256 MiB: " x " GB/s < 360")
+            x = g["ce_bandwidth", "ce", a, b, "one_way"]; if (x + 0 < 383) bad("copy engine one way at 256 MiB: " x " GB/s < 383")
+            x = g["ce_bandwidth", "ce", lo, hi, "both_ways"]; if (x + 0 < 760) bad("copy engine both ways at 256 MiB: " x " GB/s < 760")
+            x = g["sm_bandwidth", "sm_pull", a, b, "one_way"]; if (x + 0 < 360) bad("SM pull at 256 MiB: " x " GB/s < 360")
+            x = g["sm_bandwidth", "sm_push", a, b, "one_way"]; if (x + 0 < 360) bad("SM push at 256 MiB: " x " GB/s < 360")
             if (pp + 0 <= 0) bad("no one-way ping-pong latency")
-        }'
+            exit failed
+        }' "$1"
+}
+
+# lab05_single_h200_gen5 FILE: true when the run had one GPU, an H200 on a
+# PCIe Gen5 x16 link (the host-link bars from nvbandwidth on 1x H200 apply).
+lab05_single_h200_gen5() {
+    awk -F, '
+        $1 == "config" && $2 == "gpus" { gpus = $16 }
+        $1 == "config" && $2 == "pair_a" { a = $16 }
+        $1 == "machine" && $2 == "gpu" { name[$4] = $16 }
+        $1 == "link" && $2 == "pcie_gen" { gen[$4] = $16 }
+        $1 == "link" && $2 == "pcie_width" { width[$4] = $16 }
+        END { exit !(gpus == 1 && name[a] ~ /H200/ && gen[a] == 5 && width[a] == 16) }' "$1"
+}
+
+# lab05_check_host_bars FILE: GPU a's host link against nvbandwidth v0.8 on
+# 1x H200 (the best at 64 MiB or more): at least 0.98x of host -> GPU CE
+# 55.5 GB/s, GPU -> host CE 55.4, each way at once 50.3, SM 51.3 / 52.5;
+# a load from host memory at most 1.02x of 1192 ns.
+lab05_check_host_bars() {
+    awk -F, "$LAB05_AWK_LIB"'
+        $1 == "config" && $2 == "pair_a" { a = $16 }
+        $3 == "host" && $7 >= 67108864 && $13 != "" { k = $1 " " $2 " " ($4 < 0 ? "h2d" : "d2h") " " $6; if ($13 + 0 > best[k]) best[k] = $13 + 0 }
+        $1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2" { lat = $10 * 1000 }
+        function bar(k, want) { if (best[k] < 0.98 * want) bad(k ": " best[k] + 0 " GB/s < 0.98 x " want " (nvbandwidth)") }
+        END {
+            bar("ce_bandwidth ce h2d one_way", 55.5); bar("ce_bandwidth ce d2h one_way", 55.4)
+            bar("ce_bandwidth ce h2d each_way", 50.3); bar("ce_bandwidth ce d2h each_way", 50.3)
+            bar("sm_bandwidth sm_pull h2d one_way", 51.3); bar("sm_bandwidth sm_push d2h one_way", 52.5)
+            if (lat == "" || lat > 1.02 * 1192) bad("a load from host memory takes " lat " ns > 1.02 x 1192 (nvbandwidth)")
+            exit failed
+        }' "$1"
+}
+
+# lab05_unit TODO: run lab 05's unit-test driver on one TODO's cases.
+lab05_unit() {
+    local match program=""
+    for match in "$BUILD_DIR/$LAB_BUILD/unit/05"-*; do
+        [ -x "$match" ] && program=$match
+    done
+    [ -n "$program" ] || fail "lab 05: no unit-test driver in $BUILD_DIR/$LAB_BUILD/unit (build it with 'make')"
+    run "$program" "$1"
+    fail_if_todo
 }

@@ -1,0 +1,128 @@
+/**
+ * @file link.h
+ * @brief What joins each GPU to the host and to the other GPUs, and the
+ *        theoretical peak of each link: NVML where its header existed at
+ *        build time, Linux sysfs for the PCIe link otherwise.
+ *
+ * For every GPU: its PCIe link now and at most (generation and width), its
+ * active NVLinks and their generation, and the host link's theoretical peak
+ * (PCIe lane rate of the generation x width). For every ordered pair: the
+ * path (nvlink, pcie or unknown), peer access both ways, and the peak per
+ * direction of the P2P path and of the path through host memory.
+ *
+ * NVML is opened at run time (dlopen of libnvidia-ml.so.1), never linked,
+ * so a program starts on machines without a driver. Its types come from
+ * nvml.h when that header exists at build time (`__has_include`); without
+ * it, NVLinks are unknown (path "unknown", no P2P peak) and the PCIe link
+ * is read from `/sys/bus/pci/devices/BUS_ID/{max,current}_link_{speed,width}`.
+ *
+ * The rates are datasheet arithmetic. NVIDIA gives one NVLink figure per
+ * GPU: the total over all links counting both directions (A100: 600 GB/s
+ * over 12 links; H100/H200: 900 GB/s over 18), so one link in one direction
+ * is total / links / 2. A PCIe lane carries one bit per transfer, of which
+ * the line coding leaves a share as payload: rate = GT/s x share / 8.
+ *
+ * Used by lab 05 (peaks of every measurement), and meant for the other labs
+ * and `make doctor` (a per-GPU line: PCIe gen x width now/max, NVLink gen x
+ * links, host peak). Host code only (the CUDA runtime API, no kernels).
+ */
+#ifndef LAB_LINK_H
+#define LAB_LINK_H
+
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief One GPU's links. Numbers are 0 when unknown. */
+typedef struct lab_gpu_link {
+    char pci_bus_id[32];     /**< domain:bus:device.function, as CUDA gives it */
+    int cc_major;            /**< compute capability, major */
+    int cc_minor;            /**< compute capability, minor */
+    int pcie_gen;            /**< PCIe generation the link can reach */
+    int pcie_width;          /**< PCIe lanes the link can reach */
+    int pcie_gen_now;        /**< generation at the query (an idle link trains down) */
+    int pcie_width_now;      /**< lanes at the query */
+    char pcie_from[8];       /**< where the PCIe figures come from: nvml, sysfs or "" */
+    int nvml;                /**< 1 when NVML answered for this GPU */
+    unsigned nvlink_raw;     /**< nvmlDeviceGetNvLinkVersion of the first active link */
+    int nvlink_gen;          /**< NVLink generation (0: none or unknown) */
+    int nvlink_active;       /**< active NVLinks */
+    int switch_links;        /**< active links whose far end is not a GPU (NVSwitch) */
+    int hidden_links;        /**< active links to a GPU this process cannot match */
+    double host_peak_gbps;   /**< host link peak per direction: lane rate x width (max) */
+} lab_gpu_link;
+
+/** @brief One ordered pair of GPUs. */
+typedef struct lab_pair_link {
+    int p2p;                /**< cudaDeviceCanAccessPeer both ways */
+    int nvlinks;            /**< NVLinks that carry this pair's traffic (0: none known) */
+    int nvml_nvlink;        /**< NVML's P2P status over NVLink: 1 ok, 0 not, -1 unknown */
+    double rate_gbps;       /**< NVLink rate per link and direction */
+    double peak_gbps;       /**< peak of the P2P path per direction */
+    double pcie_peak_gbps;  /**< peak of the path through host memory (the slower GPU's PCIe) */
+    char path[16];          /**< "nvlink", "pcie" or "unknown" */
+} lab_pair_link;
+
+/** @brief Every GPU's links and every ordered pair's path. */
+typedef struct lab_links {
+    int n;                 /**< GPUs */
+    lab_gpu_link *gpu;     /**< n entries */
+    lab_pair_link *pair;   /**< n*n entries, pair[a*n+b]; the diagonal stays empty */
+    char nvml_status[200]; /**< "ok", or "unknown: why" */
+} lab_links;
+
+/**
+ * @brief Ask CUDA, NVML and sysfs about the @p n GPUs this process sees.
+ *
+ * Allocates links->gpu and links->pair (free with lab_links_free). Never
+ * fails for want of NVML or sysfs: what they cannot say stays 0/"unknown"
+ * and nvml_status says why.
+ * @return cudaSuccess, or the error of a CUDA query (then nothing is allocated)
+ */
+cudaError_t lab_links_query(lab_links *links, int n);
+
+/** @brief Free what lab_links_query allocated and leave @p links empty. */
+void lab_links_free(lab_links *links);
+
+/** @brief The pair a -> b (NULL when either id is out of range or a == b). */
+const lab_pair_link *lab_links_pair(const lab_links *links, int a, int b);
+
+/**
+ * @brief A GPU's NVLink datasheet figures (the GPU named, its links, the
+ *        total over all links counting both directions).
+ * @param gen         NVLink generation 1..5
+ * @param product     written: the GPU the figure is for (may be NULL)
+ * @param links       written: links per GPU (may be NULL)
+ * @param total_gbps  written: the datasheet total (may be NULL)
+ * @return 1 when known, 0 otherwise
+ */
+int lab_nvlink_datasheet(int gen, const char **product, int *links, double *total_gbps);
+
+/**
+ * @brief A PCIe generation's transfer rate per lane and payload share.
+ * @return 1 when known (gen 1..6), 0 otherwise
+ */
+int lab_pcie_generation(int gen, double *gt_per_s, double *payload_share);
+
+/** @brief NVLink rate per link and direction (GB/s), 0 when unknown. */
+double lab_nvlink_rate(int gen);
+
+/** @brief PCIe rate per lane and direction after line coding (GB/s), 0 when unknown. */
+double lab_pcie_lane_rate(int gen);
+
+/**
+ * @brief Keep this thread on the CPUs nearest GPU @p dev (sysfs local_cpulist),
+ *        as nvbandwidth does: host buffers allocated afterwards land on that
+ *        NUMA node, and host-side polling runs close to the GPU.
+ * @return 0, or -1 with the reason in @p why (nothing changed then)
+ */
+int lab_link_bind_near_cpus(int dev, char *why, size_t why_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LAB_LINK_H */

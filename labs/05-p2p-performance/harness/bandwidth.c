@@ -1,0 +1,91 @@
+/**
+ * @file bandwidth.c
+ * @brief The bandwidth sweeps: every size, every ordered pair one way and
+ *        both ways, the copy engine with peer access on and off and the SM
+ *        copy kernel (TODO 05.3) pulling and pushing; and the host link of
+ *        GPU a: host to GPU, GPU to host, and (copy engine) each direction
+ *        while the other runs.
+ *
+ * Counted bytes (TODO 05.2): one way, the bytes of one copy; both ways,
+ * the bytes of both copies over the time both take; each way, the bytes of
+ * the timed direction over its own time while the other direction runs.
+ */
+#include "lab05.h"
+
+/* One size of one configuration: t0 timed, t1 beside it (both or each way). */
+static void measure(lab_ctx *ctx, const char *experiment, lab05_method method, int src,
+                    int dst, lab_route route, const char *mode, size_t bytes)
+{
+    const lab05 *L = ctx->lab;
+    const bool both = mode[0] == 'b', each = mode[0] == 'e';
+    const lab05_xfer t = lab05_xfer_make(L, method, src, dst, bytes);
+    lab05_job job = lab05_job_one(L, t, route, lab05_ops_for(bytes));
+    if (both || each) {
+        /* The other direction, between the other two buffers. */
+        job.t[1] = lab05_xfer_make(L, method, dst, src, bytes);
+        job.n = 2;
+        job.join = both;
+    }
+    lab05_result res;
+    lab05_time_job(ctx, &job, &res);
+    lab_row row = lab05_row(experiment, lab05_method_name(method), &t, route, mode);
+    lab05_emit_job(ctx, &row, &job, &res, both ? 2 : 1, both ? 2 : 1);
+}
+
+static void sweep(lab_ctx *ctx, const char *experiment, lab05_method method, int src, int dst,
+                  lab_route route, const char *mode)
+{
+    const lab05 *L = ctx->lab;
+    for (int i = 0; i < L->nsizes; i++)
+        measure(ctx, experiment, method, src, dst, route, mode, L->sizes[i]);
+}
+
+/* Pair a -> b one way, and both ways once per unordered pair. */
+static void pair_sweeps(lab_ctx *ctx, const char *experiment, lab05_method method, int a,
+                        int b, lab_route route)
+{
+    sweep(ctx, experiment, method, a, b, route, "one_way");
+    if (a < b)
+        sweep(ctx, experiment, method, a, b, route, "both_ways");
+}
+
+int lab05_run_ce_bandwidth(lab_ctx *ctx)
+{
+    const lab05 *L = ctx->lab;
+    for (int p = 0; p < L->npairs; p++) {
+        const int a = L->pairs[2 * p], b = L->pairs[2 * p + 1];
+        if (lab_links_pair(&L->links, a, b)->p2p) {
+            lab05_set_peer(a, b, true);
+            pair_sweeps(ctx, "ce_bandwidth", LAB05_CE, a, b, LAB_ROUTE_PEER);
+        }
+        /* Without peer access the driver stages the copy through host memory. */
+        lab05_set_peer(a, b, false);
+        pair_sweeps(ctx, "ce_bandwidth", LAB05_CE, a, b, LAB_ROUTE_PEER_OFF);
+    }
+    if (L->hsrc.ptr == NULL)
+        return 0;
+    sweep(ctx, "ce_bandwidth", LAB05_CE, -1, L->a, LAB_ROUTE_HOST, "one_way");
+    sweep(ctx, "ce_bandwidth", LAB05_CE, L->a, -1, LAB_ROUTE_HOST, "one_way");
+    sweep(ctx, "ce_bandwidth", LAB05_CE, -1, L->a, LAB_ROUTE_HOST, "each_way");
+    sweep(ctx, "ce_bandwidth", LAB05_CE, L->a, -1, LAB_ROUTE_HOST, "each_way");
+    return 0;
+}
+
+int lab05_run_sm_bandwidth(lab_ctx *ctx)
+{
+    const lab05 *L = ctx->lab;
+    for (int p = 0; p < L->npairs; p++) {
+        const int a = L->pairs[2 * p], b = L->pairs[2 * p + 1];
+        if (!lab_links_pair(&L->links, a, b)->p2p)
+            continue; /* a kernel cannot reach a peer without peer access (said once) */
+        lab05_set_peer(a, b, true);
+        pair_sweeps(ctx, "sm_bandwidth", LAB05_SM_PULL, a, b, LAB_ROUTE_PEER);
+        pair_sweeps(ctx, "sm_bandwidth", LAB05_SM_PUSH, a, b, LAB_ROUTE_PEER);
+    }
+    if (L->hsrc.ptr == NULL)
+        return 0;
+    /* Zero-copy: GPU a's kernel reads host memory (pull) or writes it (push). */
+    sweep(ctx, "sm_bandwidth", LAB05_SM_PULL, -1, L->a, LAB_ROUTE_HOST, "one_way");
+    sweep(ctx, "sm_bandwidth", LAB05_SM_PUSH, L->a, -1, LAB_ROUTE_HOST, "one_way");
+    return 0;
+}

@@ -1,0 +1,435 @@
+/**
+ * @file latency.c
+ * @brief Three latencies, each a different thing:
+ *
+ * - memcpy_latency: one 4-byte copy, queued back to back (the cost per
+ *   copy) and with a host synchronize after each (what a program that
+ *   waits for every copy sees).
+ * - pointer_chase (TODO 05.4): one thread follows a chain of pointers; each
+ *   node is a new 128-byte line, taken in a shuffled order within each
+ *   4 KiB page and page after page (nvbandwidth's pattern walks the same
+ *   lines in address order). "beyond_l2": 256 MiB, and every sample goes on
+ *   where the last stopped, so no line is read twice: the far memory's own
+ *   latency. "in_l2": 1 MiB read over and over: what a cache serves.
+ * - pingpong (TODO 05.5): two GPUs, or a GPU and the CPU, answer each other
+ *   through flags; half a round trip is the one-way latency.
+ */
+#include "lab05.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/** Bytes of one chain node: one cache line. */
+#define NODE_BYTES 128u
+/** Nodes per shuffled window (4 KiB). */
+#define WINDOW 32u
+/** How long a ping-pong side waits for the other at most. */
+#define PINGPONG_TIMEOUT_NS 5000000000ULL
+
+/* ------------------------------------------------------ memcpy latency -- */
+
+static void memcpy_queued(lab_ctx *ctx, int src, int dst, lab_route route)
+{
+    const lab05 *L = ctx->lab;
+    lab05_job job = lab05_job_one(L, lab05_xfer_make(L, LAB05_CE, src, dst, 4), route, 64);
+    lab05_result res;
+    lab05_time_job(ctx, &job, &res);
+    lab_row row = lab05_row("memcpy_latency", "ce_queued", &job.t[0], route, "one_way");
+    lab_row_set(row.detail, sizeof row.detail, "64 copies queued back to back; time per copy");
+    lab05_emit_job(ctx, &row, &job, &res, 0, 0);
+}
+
+static void memcpy_synced(lab_ctx *ctx, int src, int dst, lab_route route)
+{
+    lab05 *L = ctx->lab;
+    lab05_xfer t = lab05_xfer_make(L, LAB05_CE, src, dst, 4);
+    const int samples = 4 * L->reps;
+    double *us = lab_host_alloc((size_t)samples, sizeof *us, "samples");
+    cudaStream_t stream;
+    lab05_xfer_clear(&t);
+    CUDA_CHECK(cudaSetDevice(lab05_xfer_device(&t)));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    lab05_host_clock(&t, stream, samples, us);
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    lab_row row = lab05_row("memcpy_latency", "ce_synced", &t, route, "one_way");
+    lab_row_set(row.detail, sizeof row.detail,
+                "host clock around one copy and cudaStreamSynchronize");
+    lab05_emit_samples(ctx, &row, us, samples, 1, lab05_xfer_verify(L, &t), -1.0);
+    free(us);
+}
+
+int lab05_run_memcpy_latency(lab_ctx *ctx)
+{
+    const lab05 *L = ctx->lab;
+    for (int p = 0; p < L->npairs; p++) {
+        const int a = L->pairs[2 * p], b = L->pairs[2 * p + 1];
+        for (int peer = lab_links_pair(&L->links, a, b)->p2p; peer >= 0; peer--) {
+            const lab_route route = peer ? LAB_ROUTE_PEER : LAB_ROUTE_PEER_OFF;
+            lab05_set_peer(a, b, peer != 0);
+            memcpy_queued(ctx, a, b, route);
+            memcpy_synced(ctx, a, b, route);
+        }
+    }
+    for (int way = 0; L->hsrc.ptr != NULL && way < 2; way++) {
+        memcpy_queued(ctx, way ? L->a : -1, way ? -1 : L->a, LAB_ROUTE_HOST);
+        memcpy_synced(ctx, way ? L->a : -1, way ? -1 : L->a, LAB_ROUTE_HOST);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------- pointer chase -- */
+
+/** A chain: the order its nodes are visited in. */
+typedef struct chain {
+    size_t nodes;   /**< nodes (bytes / NODE_BYTES) */
+    uint32_t *seq;  /**< seq[i]: the i-th node visited */
+    const char *mode; /**< beyond_l2 or in_l2 */
+} chain;
+
+static void chain_order(chain *c, uint64_t seed)
+{
+    uint64_t state = seed;
+    for (size_t i = 0; i < c->nodes; i++)
+        c->seq[i] = (uint32_t)i;
+    for (size_t w = 0; w < c->nodes; w += WINDOW) /* shuffle inside each window */
+        for (size_t i = (c->nodes - w < WINDOW ? c->nodes - w : WINDOW) - 1; i > 0; i--) {
+            const size_t j = (size_t)(lab_rng_next(&state) % (i + 1));
+            const uint32_t t = c->seq[w + i];
+            c->seq[w + i] = c->seq[w + j];
+            c->seq[w + j] = t;
+        }
+}
+
+/* Node seq[i] holds the address of node seq[i + 1] (the last: the first). */
+static void chain_image(const chain *c, unsigned long long base, unsigned long long *image)
+{
+    for (size_t i = 0; i < c->nodes; i++)
+        image[(size_t)c->seq[i] * (NODE_BYTES / 8)] =
+            base + (unsigned long long)c->seq[(i + 1) % c->nodes] * NODE_BYTES;
+}
+
+/** The chase as lab_work_fn: each launch on another SM. */
+typedef struct chase_run {
+    unsigned long long *cursor; /**< device: the address the next launch starts from */
+    long long steps;            /**< dependent loads per launch */
+    int blocks;                 /**< blocks per launch (the reader's SM count) */
+    int stride;                 /**< how many SMs the working block moves per launch */
+    int calls;                  /**< launches so far */
+} chase_run;
+
+static cudaError_t chase_work(cudaStream_t stream, void *arg)
+{
+    chase_run *r = arg;
+    const int target = (r->calls++ * r->stride) % r->blocks;
+    return lab05_launch_chase(r->cursor, r->steps, target, r->blocks, stream);
+}
+
+static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route route,
+                  unsigned long long base)
+{
+    const lab05 *L = ctx->lab;
+    chase_run r = {NULL, L->quick ? 20000 : 50000, L->gpu[reader].sms, 1, 0};
+    r.stride = r.blocks / (L->reps + 1) > 0 ? r.blocks / (L->reps + 1) : 1;
+    unsigned long long got = base + (unsigned long long)c->seq[0] * NODE_BYTES;
+    cudaStream_t stream;
+    lab_timing timing;
+    CUDA_CHECK(cudaSetDevice(reader));
+    CUDA_CHECK(cudaMalloc((void **)&r.cursor, sizeof got));
+    CUDA_CHECK(cudaMemcpy(r.cursor, &got, sizeof got, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const lab_plan plan = {1, L->reps, 1, false};
+    CUDA_CHECK(lab_time_work(stream, &plan, chase_work, &r, &timing));
+    CUDA_CHECK(cudaMemcpy(&got, r.cursor, sizeof got, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    CUDA_CHECK(cudaFree(r.cursor));
+    const size_t steps = (size_t)r.calls * (size_t)r.steps;
+    const unsigned long long want = base + (unsigned long long)c->seq[steps % c->nodes] * NODE_BYTES;
+    lab_row row = lab_row_empty("pointer_chase", "chase");
+    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
+    lab_row_set(row.mode, sizeof row.mode, "%s", c->mode);
+    char whose[16] = "the host";
+    if (owner >= 0)
+        snprintf(whose, sizeof whose, "GPU %d", owner);
+    lab_row_set(row.detail, sizeof row.detail, "GPU %d follows a chain in %s's memory; "
+                "time per load", reader, whose);
+    row.src = owner;
+    row.dst = reader;
+    row.bytes = c->nodes * NODE_BYTES;
+    row.count = r.steps;
+    row.us = timing.us;
+    row.us.median /= (double)r.steps;
+    row.us.min /= (double)r.steps;
+    row.us.max /= (double)r.steps;
+    row.us.mean /= (double)r.steps;
+    row.verified = lab_check(ctx, got == want, "TODO 05.4: the chase on GPU %d ended at 0x%llx, "
+                             "the chain says 0x%llx", reader, got, want) == 0;
+    lab_emit(ctx, &row);
+}
+
+/* One chain in GPU g's memory: read by g itself and by each P2P partner. */
+static void chase_gpu(lab_ctx *ctx, const chain *c, int g, unsigned long long *image)
+{
+    const lab05 *L = ctx->lab;
+    void *base = NULL;
+    CUDA_CHECK(cudaSetDevice(g));
+    CUDA_CHECK(cudaMalloc(&base, c->nodes * NODE_BYTES));
+    memset(image, 0, c->nodes * NODE_BYTES);
+    chain_image(c, (unsigned long long)(uintptr_t)base, image);
+    CUDA_CHECK(cudaMemcpy(base, image, c->nodes * NODE_BYTES, cudaMemcpyHostToDevice));
+    chase(ctx, c, g, g, LAB_ROUTE_LOOPBACK, (unsigned long long)(uintptr_t)base);
+    for (int p = 0; p < L->npairs; p++) {
+        const int owner = L->pairs[2 * p], reader = L->pairs[2 * p + 1];
+        if (owner != g || !lab_links_pair(&L->links, owner, reader)->p2p)
+            continue;
+        lab05_set_peer(owner, reader, true);
+        chase(ctx, c, reader, owner, LAB_ROUTE_PEER, (unsigned long long)(uintptr_t)base);
+    }
+    CUDA_CHECK(cudaSetDevice(g));
+    CUDA_CHECK(cudaFree(base));
+}
+
+/* One chain in pinned host memory, read by GPU a over its link. */
+static void chase_host(lab_ctx *ctx, const chain *c)
+{
+    const lab05 *L = ctx->lab;
+    lab_far far;
+    CUDA_CHECK(lab_far_alloc(&far, LAB_ROUTE_HOST, L->a, -1, c->nodes * NODE_BYTES));
+    memset(far.host, 0, far.bytes);
+    chain_image(c, (unsigned long long)(uintptr_t)far.ptr, far.host);
+    chase(ctx, c, L->a, -1, LAB_ROUTE_HOST, (unsigned long long)(uintptr_t)far.ptr);
+    lab_far_free(&far);
+}
+
+int lab05_run_pointer_chase(lab_ctx *ctx)
+{
+    const lab05 *L = ctx->lab;
+    static const struct { const char *mode; size_t bytes; } sets[] = {
+        {"beyond_l2", (size_t)256 << 20}, {"in_l2", (size_t)1 << 20}};
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        chain c = {sets[s].bytes / NODE_BYTES, NULL, sets[s].mode};
+        c.seq = lab_host_alloc(c.nodes, sizeof *c.seq, "the chain's order");
+        unsigned long long *image = lab_host_alloc(sets[s].bytes, 1, "the chain");
+        chain_order(&c, L->seed + s);
+        for (int g = 0; g < L->n; g++) {
+            bool used = g == L->a;
+            for (int p = 0; p < L->npairs; p++)
+                used |= L->pairs[2 * p] == g;
+            if (used)
+                chase_gpu(ctx, &c, g, image);
+        }
+        if (L->hsrc.ptr != NULL)
+            chase_host(ctx, &c);
+        free(image);
+        free(c.seq);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ ping-pong -- */
+
+/* A tool such as compute-sanitizer attaches through this variable; some
+ * run one kernel at a time, and a GPU-GPU ping-pong needs two at once. */
+static bool tool_attached(void)
+{
+    const char *injection = getenv("CUDA_INJECTION64_PATH");
+    return injection != NULL && injection[0] != '\0';
+}
+
+/* The host's side: answer round r once the GPU wrote it (0, or the round
+ * that timed out). */
+static unsigned int host_answers(volatile unsigned int *to_pong, volatile unsigned int *to_ping,
+                                 unsigned int total)
+{
+    const double deadline = lab_host_seconds() + (double)PINGPONG_TIMEOUT_NS / 1e9;
+    for (unsigned int r = 1; r <= total; r++) {
+        unsigned int spins = 0;
+        while (__atomic_load_n(to_pong, __ATOMIC_ACQUIRE) != r)
+            if ((++spins & 1023u) == 0u && lab_host_seconds() > deadline)
+                return r;
+        __atomic_store_n(to_ping, r, __ATOMIC_RELEASE);
+    }
+    return 0;
+}
+
+/** One ping-pong set-up: where its flags and results live. */
+typedef struct pingpong_run {
+    lab05_pingpong pp;           /**< what the ping-pong kernels are launched with */
+    int flags_dev[2];            /**< GPU owning to_pong, to_ping (-1: host memory) */
+    unsigned int *host_flags[2]; /**< their host addresses, when in host memory */
+    const char *variant;         /**< write_remote, poll_remote, gpu_cpu */
+} pingpong_run;
+
+static void zero(int dev, void *ptr, size_t bytes)
+{
+    CUDA_CHECK(cudaSetDevice(dev));
+    CUDA_CHECK(cudaMemset(ptr, 0, bytes));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+static void zero_flags(const pingpong_run *run)
+{
+    unsigned int *flag[2] = {run->pp.to_pong, run->pp.to_ping};
+    for (int i = 0; i < 2; i++)
+        if (run->flags_dev[i] < 0)
+            *(volatile unsigned int *)run->host_flags[i] = 0u;
+        else
+            zero(run->flags_dev[i], flag[i], sizeof *flag[i]);
+}
+
+static unsigned int read_flag(const pingpong_run *run, int i)
+{
+    unsigned int value = 0;
+    if (run->flags_dev[i] < 0)
+        return *(volatile unsigned int *)run->host_flags[i];
+    CUDA_CHECK(cudaMemcpy(&value, i ? run->pp.to_ping : run->pp.to_pong, sizeof value,
+                          cudaMemcpyDeviceToHost));
+    return value;
+}
+
+static void read_result(int dev, cudaStream_t stream, const lab05_pingpong_result *where,
+                        lab05_pingpong_result *got)
+{
+    CUDA_CHECK(cudaSetDevice(dev));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaMemcpy(got, where, sizeof *got, cudaMemcpyDeviceToHost));
+}
+
+/* One run: 0 done (*us one way), 1 skipped under a tool, -1 failed. */
+static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
+{
+    const lab05_pingpong *pp = &run->pp;
+    lab05_pingpong_result ping, pong = {0, 0, 0};
+    const unsigned int total = (unsigned int)(pp->warmup + pp->rounds);
+    zero_flags(run);
+    zero(pp->ping_dev, pp->ping_result, sizeof ping);
+    if (pp->pong_dev >= 0)
+        zero(pp->pong_dev, pp->pong_result, sizeof pong);
+    CUDA_CHECK(lab05_launch_pingpong(pp));
+    if (pp->pong_dev < 0) { /* the host answers while the ping kernel runs */
+        pong.failed_round = host_answers(run->host_flags[0], run->host_flags[1], total);
+        pong.rounds = pong.failed_round ? pong.failed_round - 1u : total;
+    }
+    read_result(pp->ping_dev, pp->ping_stream, pp->ping_result, &ping);
+    if (pp->pong_dev >= 0)
+        read_result(pp->pong_dev, pp->pong_stream, pp->pong_result, &pong);
+    if (pp->pong_dev >= 0 && tool_attached() && ping.failed_round == 1 && pong.failed_round == 1)
+        return 1; /* neither side ever saw the other: the tool ran them in turn */
+    const unsigned int last_pong = read_flag(run, 0), last_ping = read_flag(run, 1);
+    if (lab_check(ctx, !ping.failed_round && !pong.failed_round,
+                  "ping-pong %s timed out: ping stuck in round %u, pong in round %u, of %u: a "
+                  "flag write did not become visible", run->variant, ping.failed_round,
+                  pong.failed_round, total) ||
+        lab_check(ctx, ping.rounds == total && pong.rounds == total && last_pong == total &&
+                  last_ping == total, "ping-pong %s: %u and %u rounds, flags %u and %u, "
+                  "expected %u", run->variant, ping.rounds, pong.rounds, last_pong, last_ping,
+                  total))
+        return -1;
+    *us = (double)ping.elapsed_ns / 2.0 / (double)pp->rounds / 1e3;
+    return 0;
+}
+
+/* A warm-up run and reps timed ones, as one row; 1 when skipped under a tool. */
+static int pingpong_row(lab_ctx *ctx, const pingpong_run *run, lab_route route, int src,
+                        int dst, const char *what)
+{
+    const lab05 *L = ctx->lab;
+    double *us = lab_host_alloc((size_t)L->reps, sizeof *us, "samples"), one = 0.0, sum = 0.0;
+    int rc = 0;
+    for (int r = -1; r < L->reps && rc == 0; r++)
+        if ((rc = pingpong_once(ctx, run, &one)) == 0 && r >= 0)
+            sum += (us[r] = one);
+    lab_row row = lab_row_empty("pingpong", rc == 1 ? "skipped" : run->variant);
+    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
+    lab_row_set(row.mode, sizeof row.mode, "one_way");
+    row.src = src;
+    row.dst = dst;
+    row.bytes = sizeof(unsigned int);
+    if (rc == 1)
+        lab_row_set(row.detail, sizeof row.detail, "the two kernels did not run at the same "
+                    "time under the attached tool (CUDA_INJECTION64_PATH is set)");
+    else
+        lab_row_set(row.detail, sizeof row.detail, "%s; mean round trip %.3f us; one way = "
+                    "round trip / 2", what, 2.0 * sum / L->reps);
+    if (rc == 0) {
+        lab05_emit_samples(ctx, &row, us, L->reps, run->pp.rounds, 1, -1.0);
+    } else {
+        row.verified = rc == 1 ? -1 : 0; /* a failed ping-pong fails the run */
+        lab_emit(ctx, &row);
+    }
+    free(us);
+    return rc == 1;
+}
+
+static void pingpong_peer(lab_ctx *ctx, int a, int b, int rounds)
+{
+    unsigned int *flags[2];
+    lab05_pingpong_result *res[2];
+    cudaStream_t stream[2];
+    const int dev[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        CUDA_CHECK(cudaSetDevice(dev[i]));
+        CUDA_CHECK(cudaMalloc((void **)&flags[i], 256));
+        CUDA_CHECK(cudaMalloc((void **)&res[i], sizeof *res[i]));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&stream[i], cudaStreamNonBlocking));
+    }
+    /* write_remote: each side writes into the other's memory and polls its
+     * own; poll_remote: each writes its own and polls the other's. */
+    pingpong_run run = {{a, stream[0], b, stream[1], flags[1], flags[0], 100, rounds,
+                         PINGPONG_TIMEOUT_NS, res[0], res[1]}, {b, a}, {NULL, NULL},
+                        "write_remote"};
+    if (pingpong_row(ctx, &run, LAB_ROUTE_PEER, a, b,
+                     "flags in the receiver's memory: stores cross the link") == 0) {
+        run.pp.to_pong = flags[0];
+        run.pp.to_ping = flags[1];
+        run.flags_dev[0] = a;
+        run.flags_dev[1] = b;
+        run.variant = "poll_remote";
+        (void)pingpong_row(ctx, &run, LAB_ROUTE_PEER, a, b,
+                           "flags in the sender's memory: polling loads cross the link");
+    }
+    for (int i = 0; i < 2; i++) {
+        CUDA_CHECK(cudaSetDevice(dev[i]));
+        CUDA_CHECK(cudaStreamDestroy(stream[i]));
+        CUDA_CHECK(cudaFree(flags[i]));
+        CUDA_CHECK(cudaFree(res[i]));
+    }
+}
+
+/* GPU a pings, the CPU answers: both flags in pinned host memory. */
+static void pingpong_host(lab_ctx *ctx, int a, int rounds)
+{
+    lab_far far;
+    lab05_pingpong_result *res = NULL;
+    cudaStream_t stream;
+    CUDA_CHECK(lab_far_alloc(&far, LAB_ROUTE_HOST, a, -1, 512));
+    CUDA_CHECK(cudaMalloc((void **)&res, sizeof *res));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    unsigned int *dev_flags = far.ptr, *host_flags = far.host;
+    /* 256 bytes apart: the two flags never share a line. */
+    pingpong_run run = {{a, stream, -1, NULL, dev_flags, dev_flags + 64, 100, rounds,
+                         PINGPONG_TIMEOUT_NS, res, NULL}, {-1, -1},
+                        {host_flags, host_flags + 64}, "gpu_cpu"};
+    (void)pingpong_row(ctx, &run, LAB_ROUTE_HOST, a, -1,
+                       "flags in pinned host memory: the GPU's stores and polls cross the "
+                       "link; the CPU answers");
+    CUDA_CHECK(cudaSetDevice(a));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    CUDA_CHECK(cudaFree(res));
+    lab_far_free(&far);
+}
+
+int lab05_run_pingpong(lab_ctx *ctx)
+{
+    const lab05 *L = ctx->lab;
+    const int rounds = L->quick ? 2000 : 20000;
+    for (int p = 0; p < L->npairs; p++) {
+        const int a = L->pairs[2 * p], b = L->pairs[2 * p + 1];
+        if (a > b || !lab_links_pair(&L->links, a, b)->p2p)
+            continue; /* symmetric: once per unordered pair */
+        lab05_set_peer(a, b, true);
+        pingpong_peer(ctx, a, b, rounds);
+    }
+    if (L->hsrc.ptr != NULL)
+        pingpong_host(ctx, L->a, rounds);
+    return 0;
+}

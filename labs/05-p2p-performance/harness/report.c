@@ -1,0 +1,157 @@
+/**
+ * @file report.c
+ * @brief Lab 05's report section from the rows alone: the links, the
+ *        bandwidth summary, the host link beside nvbandwidth's figures, the
+ *        latencies and the chapter's table (Markdown).
+ */
+#include "verdicts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/** nvbandwidth v0.8 on 1x H200 (PCIe Gen5 x16), the figures the host link is held to. */
+static const struct {
+    const char *what, *experiment, *variant, *mode;
+    int to_gpu;        /* 1 host -> GPU, 0 GPU -> host */
+    double reference;  /* GB/s */
+} bars[] = {
+    {"host -> GPU, copy engine", "ce_bandwidth", "ce", "one_way", 1, 55.5},
+    {"GPU -> host, copy engine", "ce_bandwidth", "ce", "one_way", 0, 55.4},
+    {"host -> GPU, copy engine, while GPU -> host runs", "ce_bandwidth", "ce", "each_way", 1, 50.3},
+    {"GPU -> host, copy engine, while host -> GPU runs", "ce_bandwidth", "ce", "each_way", 0, 50.3},
+    {"host -> GPU, SM kernel (zero-copy loads)", "sm_bandwidth", "sm_pull", "one_way", 1, 51.3},
+    {"GPU -> host, SM kernel (zero-copy stores)", "sm_bandwidth", "sm_push", "one_way", 0, 52.5},
+};
+
+/* The best GB/s of a sweep at 64 MiB or more (the plateau), with its row. */
+static const lab_row *plateau(const lab_rows *rows, const char *experiment, const char *variant,
+                              const char *route, const char *mode, int src, int dst)
+{
+    const lab_row *best = NULL;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (lab05_match(r, experiment, variant, route, mode, src, dst, 0) &&
+            r->bytes >= ((size_t)64 << 20) && (best == NULL || r->gbps > best->gbps))
+            best = r;
+    }
+    return best;
+}
+
+static void links(const lab_rows *rows, FILE *out)
+{
+    const int n = lab05_config(rows, "gpus", 0);
+    fprintf(out, "| GPU | PCIe now | PCIe max | host link peak per direction | NVLink |\n"
+                 "| --- | --- | --- | --- | --- |\n");
+    for (int g = 0; g < n; g++) {
+        const double gen = lab05_link_number(rows, "nvlink_gen", g, -1);
+        const double pcie = lab05_link_number(rows, "pcie_gen", g, -1);
+        const double width = lab05_link_number(rows, "pcie_width", g, -1);
+        double peak = lab05_link_number(rows, "host_peak_gbps", g, -1);
+        char v[32];
+        snprintf(v, sizeof v, "datasheet_pcie%.0f", pcie);
+        if (peak < 0) /* a run from before the row: lane rate x width */
+            peak = lab05_link_number(rows, v, LAB05_ANY, LAB05_ANY) * width;
+        fprintf(out, "| %d | gen %.0f x%.0f | gen %.0f x%.0f | %.1f GB/s |", g,
+                lab05_link_number(rows, "pcie_gen_now", g, -1),
+                lab05_link_number(rows, "pcie_width_now", g, -1), pcie, width, peak);
+        if (gen > 0)
+            fprintf(out, " %.0f active, NVLink %.0f |\n",
+                    lab05_link_number(rows, "nvlink_active", g, -1), gen);
+        else
+            fprintf(out, " %s |\n", gen == 0 ? "none" : "unknown (no NVML)");
+    }
+    fputs(n > 1 ? "\n" : "", out);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            if (a != b)
+                fprintf(out, "- GPU %d -> GPU %d: %s, peer access %s, peak %.1f GB/s per "
+                        "direction\n", a, b, lab05_path(rows, a, b),
+                        lab05_link_number(rows, "p2p", a, b) > 0 ? "yes" : "no",
+                        lab05_link_number(rows, "peak_gbps", a, b));
+}
+
+/* Each sweep at its largest size. */
+static void bandwidth(const lab_rows *rows, FILE *out)
+{
+    char ends[48], size[32];
+    fprintf(out, "\n| sweep | route | transfer | mode | largest size | GB/s | peak | %% of peak |\n"
+                 "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (strcmp(r->experiment, "ce_bandwidth") && strcmp(r->experiment, "sm_bandwidth"))
+            continue;
+        const lab_row *top = lab05_largest(rows, r->experiment, r->variant, r->route, r->mode,
+                                           r->src, r->dst);
+        if (top != r)
+            continue;
+        fprintf(out, "| %s %s | %s | %s | %s | %s | %.1f | %.1f | %.0f%% |\n", r->experiment,
+                r->variant, r->route, lab05_ends(r, ends, sizeof ends), r->mode,
+                lab05_size(r->bytes, size, sizeof size),
+                r->gbps, r->peak_gbps, r->peak_gbps > 0 ? 100.0 * r->gbps / r->peak_gbps : 0.0);
+    }
+}
+
+static void host_bars(const lab_rows *rows, FILE *out)
+{
+    const int a = lab05_config(rows, "pair_a", 0);
+    if (!lab05_pick(rows, "ce_bandwidth", NULL, "host", NULL, LAB05_ANY, LAB05_ANY, 0))
+        return;
+    fprintf(out, "\nThe host link of GPU %d (best at 64 MiB or more) beside nvbandwidth v0.8 on "
+                 "1x NVIDIA H200 (PCIe Gen5 x16; the bars there: at least 0.98x, latency at "
+                 "most 1.02x):\n\n| transfer | here GB/s | peak | nvbandwidth | ratio |\n"
+                 "| --- | --- | --- | --- | --- |\n", a);
+    for (size_t i = 0; i < sizeof bars / sizeof bars[0]; i++) {
+        const lab_row *r = plateau(rows, bars[i].experiment, bars[i].variant, "host",
+                                   bars[i].mode, bars[i].to_gpu ? -1 : a, bars[i].to_gpu ? a : -1);
+        if (r != NULL)
+            fprintf(out, "| %s | %.1f | %.1f | %.1f | %.3f |\n", bars[i].what, r->gbps,
+                    r->peak_gbps, bars[i].reference, r->gbps / bars[i].reference);
+    }
+    const lab_row *load = lab05_chase(rows, "host", -1, a);
+    if (load != NULL)
+        fprintf(out, "| a GPU load from host memory (pointer chase, ns) | %.0f | | 1192 | %.3f |\n",
+                1e3 * load->us.median, 1e3 * load->us.median / 1192.0);
+}
+
+static void latency(const lab_rows *rows, FILE *out)
+{
+    char ends[48];
+    fprintf(out, "\n| latency | variant | route | ends | mode | median us | min | max |\n"
+                 "| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if ((strcmp(r->experiment, "memcpy_latency") && strcmp(r->experiment, "pointer_chase") &&
+             strcmp(r->experiment, "pingpong")) || r->us.count == 0)
+            continue;
+        fprintf(out, "| %s | %s | %s | %s | %s | %.3f | %.3f | %.3f |\n", r->experiment,
+                r->variant, r->route, lab05_ends(r, ends, sizeof ends), r->mode, r->us.median,
+                r->us.min, r->us.max);
+    }
+}
+
+static void chapter_table(const lab_rows *rows, FILE *out)
+{
+    size_t count = 0;
+    const lab05_table_row *t = lab05_table(&count);
+    fprintf(out, "\nChapter 4.4's table beside this run:\n\n"
+                 "| link | chapter one way | chapter latency | verdict |\n| --- | --- | --- | --- |\n");
+    for (size_t i = 0; i < count; i++) {
+        const lab_row *v = lab05_pick(rows, "claim", t[i].id, NULL, NULL, LAB05_ANY, LAB05_ANY, 0);
+        fprintf(out, "| %s | ~%.0f GB/s | ~%.1f us | %s |\n", t[i].link, t[i].gbps, t[i].us,
+                v ? v->value : "-");
+    }
+}
+
+void lab05_report(const lab_rows *rows, FILE *out)
+{
+    if (!lab05_pick(rows, "config", "gpus", NULL, NULL, LAB05_ANY, LAB05_ANY, 0)) {
+        fprintf(out, "Lab 05 did not run here.\n");
+        return;
+    }
+    if (lab05_pick(rows, "link", "nvml", NULL, NULL, LAB05_ANY, LAB05_ANY, 0))
+        links(rows, out);
+    bandwidth(rows, out);
+    host_bars(rows, out);
+    latency(rows, out);
+    chapter_table(rows, out);
+}

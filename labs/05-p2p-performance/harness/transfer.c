@@ -1,0 +1,312 @@
+/**
+ * @file transfer.c
+ * @brief Transfers and jobs: queueing, timing (common/repeat.h behind the
+ *        launch gate), verification, and rows with their rates (TODO 05.2).
+ *
+ * One sample of a job of n transfers:
+ *   gate (holds stream 0) -> start event -> fork: streams 1.. wait for
+ *   stream 0 -> ops rounds of every transfer -> join: stream 0 waits for
+ *   the others -> stop event; the host opens the gate once all is queued.
+ * Without join the other transfers only load the link while transfer 0 is
+ * timed (nvbandwidth's bidirectional measurement).
+ */
+#include "lab05.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *lab05_method_name(lab05_method method)
+{
+    static const char *const names[] = {"ce", "sm_pull", "sm_push"};
+    return names[method];
+}
+
+int lab05_xfer_device(const lab05_xfer *t)
+{
+    if (t->method == LAB05_SM_PULL || t->src < 0)
+        return t->dst;
+    return t->src;
+}
+
+lab05_xfer lab05_xfer_make(const lab05 *L, lab05_method method, int src, int dst, size_t bytes)
+{
+    lab05_xfer t;
+    memset(&t, 0, sizeof t);
+    t.method = method;
+    t.src = src;
+    t.dst = dst;
+    t.bytes = bytes;
+    t.from = src >= 0 ? L->gpu[src].src : L->hsrc.ptr;
+    t.ref = src >= 0 ? L->gpu[src].ref : L->href;
+    t.to = dst >= 0 ? L->gpu[dst].dst : L->hdst.ptr;
+    t.to_host = dst >= 0 ? NULL : L->hdst.host;
+    t.blocks = L->gpu[lab05_xfer_device(&t)].blocks;
+    return t;
+}
+
+lab05_xfer lab05_xfer_slice(lab05_xfer t, size_t offset, size_t bytes)
+{
+    t.from = (const char *)t.from + offset;
+    t.to = (char *)t.to + offset;
+    t.to_host = t.to_host ? (char *)t.to_host + offset : NULL;
+    t.ref += offset;
+    t.bytes = bytes;
+    return t;
+}
+
+cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream)
+{
+    if (t->method != LAB05_CE)
+        return lab05_launch_sm_copy(t->to, t->from, t->bytes, t->blocks, stream);
+    if (t->src >= 0 && t->dst >= 0)
+        return cudaMemcpyPeerAsync(t->to, t->dst, t->from, t->src, t->bytes, stream);
+    return cudaMemcpyAsync(t->to, t->from, t->bytes, cudaMemcpyDefault, stream);
+}
+
+cudaError_t lab05_xfer_work(cudaStream_t stream, void *arg)
+{
+    const lab05_xfer *t = arg;
+    CUDA_TRY(cudaSetDevice(lab05_xfer_device(t)));
+    return lab05_xfer_enqueue(t, stream);
+}
+
+void lab05_xfer_clear(const lab05_xfer *t)
+{
+    if (t->to_host != NULL) {
+        memset(t->to_host, 0, t->bytes);
+        return;
+    }
+    CUDA_CHECK(cudaSetDevice(t->dst));
+    CUDA_CHECK(cudaMemset(t->to, 0, t->bytes));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+int lab05_xfer_verify(const lab05 *L, const lab05_xfer *t)
+{
+    char what[160], size[32];
+    const void *got = t->to_host;
+    if (got == NULL) {
+        CUDA_CHECK(cudaSetDevice(t->dst));
+        CUDA_CHECK(cudaMemcpy(L->check, t->to, t->bytes, cudaMemcpyDeviceToHost));
+        got = L->check;
+    }
+    snprintf(what, sizeof what, "%s %s%d -> %s%d, %s", lab05_method_name(t->method),
+             t->src < 0 ? "host" : "GPU", t->src, t->dst < 0 ? "host" : "GPU", t->dst,
+             lab_format_size(t->bytes, size, sizeof size));
+    return lab_verify_bytes(what, got, t->ref, t->bytes) == 0;
+}
+
+/* ------------------------------------------------------------- jobs -- */
+
+/** A job's streams and events while it is timed. */
+typedef struct job_run {
+    const lab05_job *job;                /**< the transfers timed */
+    cudaStream_t s[LAB05_MAX_STREAMS];   /**< one stream per transfer, on its GPU (s[0] is timed) */
+    cudaEvent_t fork;                    /**< recorded on s[0]; the other streams wait for it */
+    cudaEvent_t done[LAB05_MAX_STREAMS]; /**< recorded on s[i] when it is done; s[0] waits for them */
+    long calls; /**< rounds queued so far: fork on a sample's first, join on its last */
+} job_run;
+
+/* One round: every transfer once (lab_work_fn). */
+static cudaError_t job_round(cudaStream_t s0, void *arg)
+{
+    job_run *r = arg;
+    const lab05_job *job = r->job;
+    const int dev0 = lab05_xfer_device(&job->t[0]);
+    const bool first = r->calls % job->ops == 0, last = (r->calls + 1) % job->ops == 0;
+    r->calls++;
+    if (job->legacy) { /* one stream, the transfers one after the other */
+        for (int i = 0; i < job->n; i++)
+            CUDA_TRY(lab05_xfer_enqueue(&job->t[i], s0));
+        return cudaSuccess;
+    }
+    if (first && job->n > 1)
+        CUDA_TRY(cudaEventRecord(r->fork, s0));
+    for (int i = 0; i < job->n; i++) {
+        CUDA_TRY(cudaSetDevice(lab05_xfer_device(&job->t[i])));
+        if (first && i > 0)
+            CUDA_TRY(cudaStreamWaitEvent(r->s[i], r->fork, 0));
+        CUDA_TRY(lab05_xfer_enqueue(&job->t[i], i ? r->s[i] : s0));
+        if (last && i > 0 && job->join)
+            CUDA_TRY(cudaEventRecord(r->done[i], r->s[i]));
+    }
+    CUDA_TRY(cudaSetDevice(dev0));
+    for (int i = 1; last && job->join && i < job->n; i++)
+        CUDA_TRY(cudaStreamWaitEvent(s0, r->done[i], 0));
+    return cudaSuccess;
+}
+
+static void job_streams(job_run *r, bool create)
+{
+    for (int i = r->job->legacy ? 0 : r->job->n - 1; i >= 0; i--) {
+        CUDA_CHECK(cudaSetDevice(lab05_xfer_device(&r->job->t[i])));
+        if (r->job->legacy) {
+            r->s[0] = cudaStreamLegacy;
+        } else if (create) {
+            CUDA_CHECK(cudaStreamCreateWithFlags(&r->s[i], cudaStreamNonBlocking));
+            CUDA_CHECK(cudaEventCreateWithFlags(&r->done[i], cudaEventDisableTiming));
+        } else {
+            CUDA_CHECK(cudaStreamSynchronize(r->s[i]));
+            CUDA_CHECK(cudaStreamDestroy(r->s[i]));
+            CUDA_CHECK(cudaEventDestroy(r->done[i]));
+        }
+    }
+    /* The loop ends on t[0]'s GPU: the fork event and the timer live there. */
+    if (create)
+        CUDA_CHECK(cudaEventCreateWithFlags(&r->fork, cudaEventDisableTiming));
+    else
+        CUDA_CHECK(cudaEventDestroy(r->fork));
+}
+
+void lab05_time_job(lab_ctx *ctx, const lab05_job *job, lab05_result *res)
+{
+    const lab05 *L = ctx->lab;
+    job_run r;
+    memset(&r, 0, sizeof r);
+    r.job = job;
+    for (int i = 0; i < job->n; i++)
+        lab05_xfer_clear(&job->t[i]);
+    job_streams(&r, true);
+    /* One sample's worth of rounds warms up: first touches, clocks, lazy set-up. */
+    const lab_plan plan = {job->ops, L->reps, job->ops, job->gate};
+    CUDA_CHECK(lab_time_work(r.s[0], &plan, job_round, &r, &res->timing));
+    if (job->legacy)
+        CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+    job_streams(&r, false);
+    if (job->gate && res->timing.gated == 0) /* the host could not queue ahead: stop gating */
+        ((lab05 *)ctx->lab)->ungated[job->route][job->t[0].method] = true;
+    res->verified = 1;
+    for (int i = 0; i < job->n; i++)
+        res->verified &= lab05_xfer_verify(L, &job->t[i]);
+    lab_check(ctx, res->verified, "%s: a destination does not hold the source data",
+              lab05_method_name(job->t[0].method));
+}
+
+int lab05_ops_for(size_t bytes)
+{
+    const size_t target = (size_t)512 << 20;
+    size_t ops = target / (bytes ? bytes : 1);
+    return ops < 1 ? 1 : ops > 64 ? 64 : (int)ops;
+}
+
+lab05_job lab05_job_one(const lab05 *L, lab05_xfer t, lab_route route, int ops)
+{
+    lab05_job job;
+    memset(&job, 0, sizeof job);
+    job.t[0] = t;
+    job.n = 1;
+    job.ops = ops;
+    job.route = route;
+    /* Without peer access the driver stages the copy through host memory
+     * and the enqueue may wait for it: behind a gate it would stall. */
+    job.gate = route != LAB_ROUTE_PEER_OFF && !L->ungated[route][t.method];
+    return job;
+}
+
+void lab05_set_peer(int a, int b, bool on)
+{
+    CUDA_CHECK(lab_peer_access(a, b, on));
+    CUDA_CHECK(lab_peer_access(b, a, on));
+}
+
+void lab05_host_clock(const lab05_xfer *t, cudaStream_t stream, int count, double *us)
+{
+    CUDA_CHECK(cudaSetDevice(lab05_xfer_device(t)));
+    for (int i = -1; i < count; i++) { /* i = -1 warms up */
+        const double t0 = lab_host_seconds();
+        CUDA_CHECK(lab05_xfer_enqueue(t, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        if (i >= 0)
+            us[i] = (lab_host_seconds() - t0) * 1e6;
+    }
+}
+
+/* ------------------------------------------------------------- rows -- */
+
+double lab05_peak(const lab05 *L, const lab05_xfer *t, lab_route route)
+{
+    const lab_pair_link *pair = lab_links_pair(&L->links, t->src, t->dst);
+    switch (route) {
+    case LAB_ROUTE_HOST: return L->links.gpu[t->src >= 0 ? t->src : t->dst].host_peak_gbps;
+    case LAB_ROUTE_PEER: return pair ? pair->peak_gbps : 0.0;
+    case LAB_ROUTE_PEER_OFF: return pair ? pair->pcie_peak_gbps : 0.0;
+    default: return 0.0; /* loopback: local memory, not a link */
+    }
+}
+
+lab_row lab05_row(const char *experiment, const char *variant, const lab05_xfer *t,
+                  lab_route route, const char *mode)
+{
+    lab_row row = lab_row_empty(experiment, variant);
+    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
+    lab_row_set(row.mode, sizeof row.mode, "%s", mode);
+    row.src = t->src;
+    row.dst = t->dst;
+    row.bytes = t->bytes;
+    return row;
+}
+
+static void emit_with_rate(lab_ctx *ctx, lab_row *row, int copies, int directions,
+                           double link_gbps)
+{
+    lab05_rate rate;
+    if (lab05_count_rate(row->bytes, copies, directions, row->us.median, link_gbps, &rate) != 0) {
+        lab_check(ctx, 0, "TODO 05.2: lab05_count_rate refused %zu bytes x %d copies in %g us",
+                  row->bytes, copies, row->us.median);
+        row->verified = 0;
+    } else {
+        row->gbps = rate.gbps;
+        row->peak_gbps = rate.peak_gbps;
+    }
+    lab_emit(ctx, row);
+}
+
+void lab05_emit_job(lab_ctx *ctx, lab_row *row, const lab05_job *job, const lab05_result *res,
+                    int copies, int directions)
+{
+    row->us = res->timing.us;
+    row->count = job->ops;
+    row->verified = res->verified;
+    if (res->timing.gated == 0) {
+        char said[sizeof row->detail];
+        snprintf(said, sizeof said, "%s", row->detail);
+        lab_row_set(row->detail, sizeof row->detail, "%s%sungated: the host could not queue "
+                    "ahead of the GPU", said, said[0] ? "; " : "");
+    }
+    if (copies == 0) /* a latency: no rate */
+        lab_emit(ctx, row);
+    else
+        emit_with_rate(ctx, row, copies, directions, lab05_peak(ctx->lab, &job->t[0], job->route));
+}
+
+void lab05_emit_samples(lab_ctx *ctx, lab_row *row, const double *us, int count, int ops,
+                        int verified, double link_gbps)
+{
+    row->count = ops;
+    row->verified = verified;
+    if (lab_stats_compute(us, (size_t)count, &row->us) != 0)
+        row->verified = lab_check(ctx, 0, "%s %s: a sample is not a finite number",
+                                  row->experiment, row->variant) == 0;
+    if (link_gbps < 0.0) { /* a latency: no rate */
+        lab_emit(ctx, row);
+        return;
+    }
+    emit_with_rate(ctx, row, 1, 1, link_gbps);
+}
+
+int lab05_pitfall_routes(const lab05 *L, lab_route *routes)
+{
+    int n = 0;
+    if (L->b >= 0)
+        routes[n++] = lab_links_pair(&L->links, L->a, L->b)->p2p ? LAB_ROUTE_PEER
+                                                                  : LAB_ROUTE_PEER_OFF;
+    if (L->hsrc.ptr != NULL)
+        routes[n++] = LAB_ROUTE_HOST;
+    return n;
+}
+
+void lab05_route_ends(const lab05 *L, lab_route route, int *src, int *dst)
+{
+    *src = route == LAB_ROUTE_HOST ? -1 : L->a;
+    *dst = route == LAB_ROUTE_HOST ? L->a : L->b;
+}

@@ -1,0 +1,475 @@
+/**
+ * @file verdicts.c
+ * @brief Lab 05's host part: chapter 4.4's claims, each judged from the
+ *        rows alone (plain C, no CUDA: the host tool recomputes them).
+ *
+ * Claims about the one pair read its rows (peer access on where the pair
+ * has it); where there is no pair, the PCIe and pitfall claims read GPU a's
+ * host link instead. Claims whose words are about NVLink stay untested
+ * without an NVLink pair, with the reason.
+ */
+#include "verdicts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** The chapter's table of link speeds (section 4.4). */
+static const lab05_table_row table[] = {
+    {"nvlink_table_row_pcie3", "PCIe Gen3 x16", 12.0, 1.5, 0, 16},
+    {"nvlink_table_row_nvlink2", "NVLink 2.0 (V100)", 150.0, 0.2, 2, 6},
+    {"nvlink_table_row_nvlink3", "NVLink 3.0 (A100)", 600.0, 0.1, 3, 12},
+};
+
+const lab05_table_row *lab05_table(size_t *count)
+{
+    *count = sizeof table / sizeof table[0];
+    return table;
+}
+
+/* ------------------------------------------------------------ reading -- */
+
+int lab05_match(const lab_row *r, const char *experiment, const char *variant,
+                const char *route, const char *mode, int src, int dst, size_t bytes)
+{
+    return !((experiment && strcmp(r->experiment, experiment)) ||
+             (variant && strcmp(r->variant, variant)) || (route && strcmp(r->route, route)) ||
+             (mode && strcmp(r->mode, mode)) || (src != LAB05_ANY && r->src != src) ||
+             (dst != LAB05_ANY && r->dst != dst) || (bytes && r->bytes != bytes));
+}
+
+const lab_row *lab05_pick(const lab_rows *rows, const char *experiment, const char *variant,
+                          const char *route, const char *mode, int src, int dst, size_t bytes)
+{
+    for (size_t i = 0; i < rows->count; i++)
+        if (lab05_match(&rows->row[i], experiment, variant, route, mode, src, dst, bytes))
+            return &rows->row[i];
+    return NULL;
+}
+
+const lab_row *lab05_largest(const lab_rows *rows, const char *experiment, const char *variant,
+                             const char *route, const char *mode, int src, int dst)
+{
+    const lab_row *best = NULL;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (lab05_match(r, experiment, variant, route, mode, src, dst, 0) && r->us.count &&
+            (best == NULL || r->bytes > best->bytes))
+            best = r;
+    }
+    return best;
+}
+
+int lab05_config(const lab_rows *rows, const char *name, int fallback)
+{
+    const lab_row *r = lab05_pick(rows, "config", name, NULL, NULL, LAB05_ANY, LAB05_ANY, 0);
+    return r ? atoi(r->value) : fallback;
+}
+
+double lab05_link_number(const lab_rows *rows, const char *variant, int src, int dst)
+{
+    const lab_row *r = lab05_pick(rows, "link", variant, NULL, NULL, src, dst, 0);
+    return r ? atof(r->value) : -1.0;
+}
+
+const char *lab05_path(const lab_rows *rows, int a, int b)
+{
+    const lab_row *r = lab05_pick(rows, "link", "path", NULL, NULL, a, b, 0);
+    return r ? r->value : "unknown";
+}
+
+const lab_row *lab05_chase(const lab_rows *rows, const char *route, int owner, int reader)
+{
+    const lab_row *r = lab05_pick(rows, "pointer_chase", "chase", route, "beyond_l2", owner,
+                                  reader, 0);
+    return r ? r : lab05_pick(rows, "pointer_chase", "chase", route, NULL, owner, reader, 0);
+}
+
+/* The route a one-pair claim reads: the pair's when it ran, else the host link's. */
+static const char *claim_route(const lab_rows *rows, const char *experiment)
+{
+    for (size_t i = 0; i < rows->count; i++)
+        if (strcmp(rows->row[i].experiment, experiment) == 0 &&
+            strncmp(rows->row[i].route, "peer", 4) == 0)
+            return rows->row[i].route;
+    return lab05_pick(rows, experiment, NULL, "host", NULL, LAB05_ANY, LAB05_ANY, 0) ? "host"
+                                                                                      : NULL;
+}
+
+const char *lab05_ends(const lab_row *r, char *out, size_t len)
+{
+    char s[16] = "host", d[16] = "host";
+    if (r->src >= 0)
+        snprintf(s, sizeof s, "GPU %d", r->src);
+    if (r->dst >= 0)
+        snprintf(d, sizeof d, "GPU %d", r->dst);
+    snprintf(out, len, "%s -> %s", s, d);
+    return out;
+}
+
+const char *lab05_size(size_t bytes, char *out, size_t len)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        u++;
+    }
+    snprintf(out, len, "%zu %s", bytes, units[u]);
+    return out;
+}
+
+/* ---------------------------------------------------- the chapter's table -- */
+
+/** This machine's link of a table row's kind, as measured. */
+typedef struct measured {
+    char what[48];  /**< which link */
+    double peak;    /**< its peak per direction */
+    double one_way; /**< copy engine one way at `size` */
+    double both;    /**< both ways (P2P), or both directions at once (host link) */
+    size_t size;    /**< bytes per copy of the rows used */
+} measured;
+
+/* The one pair if it runs over the row's kind of link; for PCIe, else the host link. */
+static int measure_link(const lab_rows *rows, const lab05_table_row *t, measured *m,
+                        char *why, size_t len)
+{
+    const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
+    const char *want = t->nvlink_gen ? "nvlink" : "pcie", *path = lab05_path(rows, a, b);
+    const lab_row *one = NULL, *peak = NULL, *other = NULL;
+    memset(m, 0, sizeof *m);
+    if (b >= 0 && strcmp(path, want) == 0) {
+        peak = lab05_pick(rows, "link", "peak_gbps", NULL, NULL, a, b, 0);
+        one = lab05_largest(rows, "ce_bandwidth", "ce", "peer", "one_way", a, b);
+        snprintf(m->what, sizeof m->what, "GPU %d -> GPU %d", a, b);
+    } else if (t->nvlink_gen == 0) {
+        peak = lab05_pick(rows, "link", "host_peak_gbps", NULL, NULL, a, -1, 0);
+        one = lab05_largest(rows, "ce_bandwidth", "ce", "host", "one_way", -1, a);
+        snprintf(m->what, sizeof m->what, "host -> GPU %d", a);
+    }
+    if (one == NULL || peak == NULL || peak->peak_gbps <= 0.0 || one->bytes < ((size_t)64 << 20)) {
+        char pair[128] = "this run had one GPU";
+        if (b >= 0)
+            snprintf(pair, sizeof pair, "GPU %d -> GPU %d runs over %s", a, b, path);
+        snprintf(why, len, "%s ~%.0f GB/s one way: %s%s; this row needs %s with a known peak and "
+                 "copy-engine rows at 64 MiB or more", t->link, t->gbps, pair,
+                 t->nvlink_gen ? "" : " and the host link was not measured",
+                 t->nvlink_gen ? "a pair linked by NVLink" : "a PCIe link");
+        return 0;
+    }
+    m->peak = peak->peak_gbps;
+    m->one_way = one->gbps;
+    m->size = one->bytes;
+    if (t->nvlink_gen || b >= 0) {
+        other = lab05_pick(rows, "ce_bandwidth", "ce", one->route, "both_ways", a < b ? a : b,
+                           a < b ? b : a, m->size);
+        m->both = other ? other->gbps : 0.0;
+    } else {
+        other = lab05_pick(rows, "ce_bandwidth", "ce", "host", "each_way", -1, a, m->size);
+        const lab_row *back = lab05_pick(rows, "ce_bandwidth", "ce", "host", "each_way", a, -1,
+                                         m->size);
+        m->both = other && back ? other->gbps + back->gbps : 0.0;
+    }
+    return 1;
+}
+
+/* The table's PCIe latency beside this machine's host-link latencies. */
+static void pcie_latency(const lab_rows *rows, char *out, size_t len)
+{
+    const int a = lab05_config(rows, "pair_a", 0);
+    const lab_row *load = lab05_chase(rows, "host", -1, a);
+    const lab_row *pp = lab05_pick(rows, "pingpong", "gpu_cpu", "host", NULL, a, -1, 0);
+    out[0] = '\0';
+    if (load || pp)
+        snprintf(out, len, "; its ~1.5 us beside a GPU load from host memory %.2f us and a "
+                 "one-way GPU-CPU ping-pong %.2f us", load ? load->us.median : 0.0,
+                 pp ? pp->us.median : 0.0);
+}
+
+lab_verdict lab05_judge_table_row(const lab_rows *rows, const lab05_table_row *t, char *said,
+                                  size_t len)
+{
+    char v[32], extra[160] = "";
+    snprintf(v, sizeof v, "datasheet_%s%d", t->nvlink_gen ? "nvlink" : "pcie",
+             t->nvlink_gen ? t->nvlink_gen : 3);
+    const double rate = lab05_link_number(rows, v, LAB05_ANY, LAB05_ANY);
+    const double row_peak = rate > 0.0 ? rate * t->links : 0.0;
+    measured m;
+    if (row_peak <= 0.0)
+        return lab_say(LAB_UNTESTED, said, len, "%s: needs the link experiment's datasheet rows",
+                       t->link);
+    if (!measure_link(rows, t, &m, said, len))
+        return LAB_UNTESTED;
+    const double share = m.one_way / m.peak, expected = row_peak * share;
+    if (t->gbps > 1.02 * row_peak)
+        return lab_say(LAB_DOES_NOT_HOLD, said, len,
+                       "%s ~%.0f GB/s one way is above its one-way peak %.0f GB/s (%d x %.0f): "
+                       "%.0f is the datasheet total over %d links both directions counted. "
+                       "This link reaches %.0f%% of its peak one way (%.1f of %.1f GB/s) and "
+                       "%.1f GB/s both ways; at that share the row's link gives ~%.0f one way",
+                       t->link, t->gbps, row_peak, t->links, rate, 2.0 * row_peak, t->links,
+                       100.0 * share, m.one_way, m.peak, m.both, expected);
+    if (t->nvlink_gen == 0)
+        pcie_latency(rows, extra, sizeof extra);
+    return lab_judge(t->gbps <= 1.25 * expected && t->gbps >= 0.75 * expected, said, len,
+                     "%s ~%.0f GB/s one way: its peak is %.1f GB/s per direction; %s reaches "
+                     "%.0f%% of its own peak (%.1f of %.1f GB/s) so the row's link should give "
+                     "~%.0f GB/s; the chapter's figure is %.0f%% of that%s",
+                     t->link, t->gbps, row_peak, m.what, 100.0 * share, m.one_way, m.peak,
+                     expected, 100.0 * t->gbps / expected, extra);
+}
+
+static lab_verdict table_pcie3(const lab_rows *rows, char *said, size_t len)
+{
+    return lab05_judge_table_row(rows, &table[0], said, len);
+}
+
+static lab_verdict table_nvlink2(const lab_rows *rows, char *said, size_t len)
+{
+    return lab05_judge_table_row(rows, &table[1], said, len);
+}
+
+static lab_verdict table_nvlink3(const lab_rows *rows, char *said, size_t len)
+{
+    return lab05_judge_table_row(rows, &table[2], said, len);
+}
+
+/* An NVLink pair, or why the claim cannot be tested here. */
+static int nvlink_pair(const lab_rows *rows, int *a, int *b, char *said, size_t len)
+{
+    *a = lab05_config(rows, "pair_a", 0);
+    *b = lab05_config(rows, "pair_b", -1);
+    if (*b < 0) {
+        snprintf(said, len, "needs two GPUs joined by NVLink; this run had one GPU");
+        return 0;
+    }
+    if (strcmp(lab05_path(rows, *a, *b), "nvlink") != 0) {
+        snprintf(said, len, "GPU %d and GPU %d are not connected by NVLink here (%s)", *a, *b,
+                 lab05_path(rows, *a, *b));
+        return 0;
+    }
+    return 1;
+}
+
+static lab_verdict table_latency(const lab_rows *rows, char *said, size_t len)
+{
+    int a, b;
+    if (!nvlink_pair(rows, &a, &b, said, len))
+        return LAB_UNTESTED;
+    const int lo = a < b ? a : b, hi = a < b ? b : a;
+    const lab_row *pp = lab05_pick(rows, "pingpong", "write_remote", "peer", NULL, lo, hi, 0);
+    if (pp == NULL)
+        return lab_say(LAB_UNTESTED, said, len, "the table's NVLink latencies (~0.1-0.2 us) "
+                       "need the pingpong experiment over the NVLink pair");
+    const lab_row *poll = lab05_pick(rows, "pingpong", "poll_remote", "peer", NULL, lo, hi, 0);
+    const lab_row *peer = lab05_chase(rows, "peer", a, b), *local = lab05_chase(rows, "loopback", b, b);
+    const lab_row *copy = lab05_pick(rows, "memcpy_latency", "ce_queued", "peer", NULL, a, b, 0);
+    return lab_judge(pp->us.median <= 0.3, said, len,
+                     "the table gives ~0.2 us (NVLink 2) and ~0.1 us (NVLink 3); on this NVLink: "
+                     "one-way ping-pong %.2f us (flags written across the link) and %.2f us "
+                     "(flags polled across it); a load from the peer %.2f us against %.2f us "
+                     "locally; one 4-byte cudaMemcpyPeerAsync %.2f us",
+                     pp->us.median, poll ? poll->us.median : 0.0, peer ? peer->us.median : 0.0,
+                     local ? local->us.median : 0.0, copy ? copy->us.median : 0.0);
+}
+
+/* ------------------------------------------------------- NVLink vs PCIe -- */
+
+static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t len)
+{
+    int a, b;
+    char s1[32];
+    if (!nvlink_pair(rows, &a, &b, said, len))
+        return LAB_UNTESTED;
+    const lab_row *on = lab05_largest(rows, "ce_bandwidth", "ce", "peer", "one_way", a, b);
+    /* PCIe: the host link of the same machine, else the path through host memory. */
+    const lab_row *pcie = lab05_largest(rows, "ce_bandwidth", "ce", "host", "one_way", -1, a);
+    if (pcie == NULL)
+        pcie = lab05_largest(rows, "ce_bandwidth", "ce", "peer_off", "one_way", a, b);
+    const size_t size = on && pcie ? (on->bytes < pcie->bytes ? on->bytes : pcie->bytes) : 0;
+    if (size < ((size_t)16 << 20))
+        return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth over NVLink and over PCIe "
+                       "(the host link, or P2P off) at 16 MiB or more");
+    on = lab05_pick(rows, "ce_bandwidth", "ce", "peer", "one_way", a, b, size);
+    pcie = lab05_pick(rows, "ce_bandwidth", "ce", pcie->route, "one_way", pcie->src, pcie->dst,
+                      size);
+    if (on == NULL || pcie == NULL || pcie->gbps <= 0.0)
+        return lab_say(LAB_UNTESTED, said, len, "no NVLink and PCIe rows of the same size");
+    const double ratio = on->gbps / pcie->gbps;
+    const int orders = (int)lround(log10(ratio));
+    return lab_judge(orders >= 1, said, len,
+                     "GPU %d -> GPU %d at %s: NVLink (peer access on) %.1f GB/s against %s %.1f "
+                     "GB/s: x%.1f = %d order(s) of magnitude rounded on a log scale", a, b,
+                     lab05_size(size, s1, sizeof s1), on->gbps,
+                     strcmp(pcie->route, "host") == 0 ? "the host's PCIe link (host -> GPU)"
+                                                      : "the PCIe path through host memory (peer "
+                                                        "access off)",
+                     pcie->gbps, ratio, orders);
+}
+
+/* --------------------------------------------------- small transfers -- */
+
+/* The one pair's copy-engine sweep (peer access on where it has it), else the host link's. */
+static const char *sweep_route(const lab_rows *rows, int a, int b)
+{
+    if (b >= 0 && lab05_pick(rows, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0))
+        return "peer";
+    if (b >= 0 && lab05_pick(rows, "ce_bandwidth", "ce", "peer_off", "one_way", a, b, 0))
+        return "peer_off";
+    return "host";
+}
+
+static lab_verdict small_transfers(const lab_rows *rows, char *said, size_t len)
+{
+    const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
+    const char *route = sweep_route(rows, a, b);
+    const bool host = strcmp(route, "host") == 0;
+    const int src = host ? -1 : a, dst = host ? a : b;
+    double best = 0.0, small = 0.0;
+    size_t best_size = 0, small_size = 0, half = 0, biggest = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < rows->count; i++) {
+            const lab_row *r = &rows->row[i];
+            if (!lab05_match(r, "ce_bandwidth", "ce", route, "one_way", src, dst, 0))
+                continue;
+            if (pass == 0 && r->gbps > best)
+                best = r->gbps, best_size = r->bytes;
+            if (pass == 0 && r->bytes < 1000000 && r->gbps > small)
+                small = r->gbps, small_size = r->bytes;
+            biggest = r->bytes > biggest ? r->bytes : biggest;
+            if (pass == 1 && r->gbps >= best / 2 && (half == 0 || r->bytes < half))
+                half = r->bytes;
+        }
+    if (small_size == 0 || biggest < ((size_t)16 << 20))
+        return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth one way with sizes below 1 "
+                       "MB and at least 16 MiB");
+    char s1[32], s2[32], s3[32], who[64];
+    if (host)
+        snprintf(who, sizeof who, "host -> GPU %d (host link)", a);
+    else
+        snprintf(who, sizeof who, "GPU %d -> GPU %d peer %s", a, b,
+                 strcmp(route, "peer") == 0 ? "on" : "off");
+    return lab_judge(small / best < 0.5, said, len,
+                     "copy engine %s: below 1 MB the best is %.1f GB/s at %s = %.0f%% of the "
+                     "best %.1f GB/s (at %s); half of the best is first reached at %s", who,
+                     small, lab05_size(small_size, s1, sizeof s1), 100.0 * small / best, best,
+                     lab05_size(best_size, s2, sizeof s2), lab05_size(half, s3, sizeof s3));
+}
+
+/* ------------------------------------------------------------ pitfalls -- */
+
+static lab_verdict streams_contend(const lab_rows *rows, char *said, size_t len)
+{
+    const char *route = claim_route(rows, "streams");
+    const lab_row *one = NULL, *many = NULL;
+    char ends[48];
+    for (size_t i = 0; route && i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (strcmp(r->experiment, "streams") || strcmp(r->route, route) || atoi(r->value) < 1)
+            continue;
+        if (atoi(r->value) == 1)
+            one = r;
+        if (many == NULL || atoi(r->value) > atoi(many->value))
+            many = r;
+    }
+    if (one == NULL || many == NULL || atoi(many->value) < 2)
+        return lab_say(LAB_UNTESTED, said, len, "needs the streams experiment with 2 or more "
+                       "streams");
+    const int k = atoi(many->value);
+    const int shared = many->gbps <= 1.15 * one->gbps;
+    return lab_judge(shared, said, len, "%s: 1 stream %.1f GB/s; %d streams %.1f GB/s in total "
+                     "= %.1f GB/s each: %s", lab05_ends(one, ends, sizeof ends), one->gbps, k,
+                     many->gbps, many->gbps / k,
+                     shared ? "they share one link's bandwidth"
+                            : "more streams found bandwidth one stream left unused");
+}
+
+static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
+{
+    const char *route = claim_route(rows, "cpu_sync");
+    char detail[320] = "", s1[32];
+    size_t used = 0, smallest = 0;
+    double first = 0.0;
+    for (size_t i = 0; route && i < rows->count; i++) {
+        const lab_row *q = &rows->row[i];
+        if (strcmp(q->experiment, "cpu_sync") || strcmp(q->variant, "queued") ||
+            strcmp(q->route, route))
+            continue;
+        const lab_row *e = lab05_pick(rows, "cpu_sync", "sync_each", route, NULL, q->src, q->dst,
+                                      q->bytes);
+        if (e == NULL || e->gbps <= 0.0)
+            continue;
+        if (smallest == 0 || q->bytes < smallest)
+            smallest = q->bytes, first = q->gbps / e->gbps;
+        int w = snprintf(detail + used, sizeof detail - used, "%s%s: %.1f -> %.1f GB/s (x%.2f)",
+                         used ? "; " : "", lab05_size(q->bytes, s1, sizeof s1), q->gbps, e->gbps,
+                         q->gbps / e->gbps);
+        if (w > 0 && (size_t)w < sizeof detail - used)
+            used += (size_t)w;
+    }
+    if (smallest == 0)
+        return lab_say(LAB_UNTESTED, said, len, "needs the cpu_sync experiment");
+    return lab_judge(first >= 2.0, said, len, "queued against a synchronize after each copy "
+                     "(%s): %s", route, detail);
+}
+
+static lab_verdict cpu_timers(const lab_rows *rows, char *said, size_t len)
+{
+    const char *route = claim_route(rows, "cpu_timer");
+    const lab_row *ev = lab05_pick(rows, "cpu_timer", "event", route, NULL, LAB05_ANY, LAB05_ANY, 0);
+    const lab_row *no = lab05_pick(rows, "cpu_timer", "host_no_sync", route, NULL, LAB05_ANY,
+                                   LAB05_ANY, 0);
+    const lab_row *sy = lab05_pick(rows, "cpu_timer", "host_sync", route, NULL, LAB05_ANY,
+                                   LAB05_ANY, 0);
+    const lab_row *ck = lab05_pick(rows, "cpu_timer", "clock_sync", route, NULL, LAB05_ANY,
+                                   LAB05_ANY, 0);
+    char s1[32], ends[48];
+    if (!route || !ev || !no || !sy || !ck)
+        return lab_say(LAB_UNTESTED, said, len, "needs the cpu_timer experiment");
+    return lab_judge(no->gbps > 2.0 * ev->gbps, said, len,
+                     "%s copy (%s): events %.1f GB/s; host clock without a synchronize %.1f GB/s "
+                     "(it timed the enqueue: %.1f us); host clock with cudaStreamSynchronize "
+                     "%.1f GB/s (%+.0f%% time against events); clock() with the synchronize "
+                     "%.1f GB/s (CPU time of the process)",
+                     lab05_size(ev->bytes, s1, sizeof s1), lab05_ends(ev, ends, sizeof ends),
+                     ev->gbps, no->gbps, no->us.median, sy->gbps,
+                     100.0 * (sy->us.median / ev->us.median - 1.0), ck->gbps);
+}
+
+static lab_verdict prefer_l1(const lab_rows *rows, char *said, size_t len)
+{
+    const char *route = claim_route(rows, "preferl1");
+    static const char *const methods[2] = {"sm_pull", "sm_push"};
+    double none[2] = {0, 0}, l1[2] = {0, 0};
+    for (size_t i = 0; route && i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        for (int m = 0; m < 2; m++)
+            if (!strcmp(r->experiment, "preferl1") && !strcmp(r->variant, methods[m]) &&
+                !strcmp(r->route, route))
+                *(strcmp(r->value, "prefer_l1") == 0 ? &l1[m] : &none[m]) = r->gbps;
+    }
+    if (none[0] <= 0 || none[1] <= 0 || l1[0] <= 0 || l1[1] <= 0)
+        return lab_say(LAB_UNTESTED, said, len, "needs the preferl1 experiment");
+    return lab_judge(l1[0] / none[0] >= 1.8 && l1[1] / none[1] >= 1.8, said, len,
+                     "SM pull %.1f -> %.1f GB/s (x%.2f); SM push %.1f -> %.1f GB/s (x%.2f) with "
+                     "cudaFuncCachePreferL1 (%s); the setting only splits on-chip memory between "
+                     "L1 and shared memory and has nothing to do with CPU cache coherence",
+                     none[0], l1[0], l1[0] / none[0], none[1], l1[1], l1[1] / none[1], route);
+}
+
+static const lab_claim claims[] = {
+    {"nvlink_table_row_pcie3", "4.4", table_pcie3},
+    {"nvlink_table_row_nvlink2", "4.4", table_nvlink2},
+    {"nvlink_table_row_nvlink3", "4.4", table_nvlink3},
+    {"nvlink_table_latency", "4.4", table_latency},
+    {"nvlink_order_of_magnitude", "4.4", order_of_magnitude},
+    {"small_transfers_latency_bound", "4.4", small_transfers},
+    {"concurrent_streams_contend", "4.4", streams_contend},
+    {"cpu_sync_cliff", "4.4", cpu_sync},
+    {"cpu_timers_mislead", "4.4", cpu_timers},
+    {"preferl1_doubles_bandwidth", "4.4", prefer_l1},
+};
+
+const lab_host_part lab_host = {"05-p2p-performance", claims, sizeof claims / sizeof claims[0],
+                                lab05_report};

@@ -1,0 +1,73 @@
+/**
+ * @file p2p_kernels.cu
+ * @brief Lab 05, the student's kernels: TODOs 05.3 (SM copy), 05.4 (pointer
+ *        chase) and 05.5 (ping-pong); contracts in harness/p2p_perf.h.
+ */
+#include "p2p_perf.h"
+#include "todo.h"
+
+#include <stdint.h>
+
+/* ------------------------------------------------ TODO 05.3: SM copy -- */
+
+/* Grid-stride copy of 16-byte words, four independent loads in flight per
+ * thread, then the tail bytes one by one. */
+static __global__ void sm_copy_kernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src,
+                                      size_t words, unsigned char *__restrict__ dst_tail,
+                                      const unsigned char *__restrict__ src_tail,
+                                      unsigned int tail)
+{
+    /* TODO 05.3: the copy loop and the tail (lab05_launch_sm_copy stops with its message). */
+}
+
+cudaError_t lab05_launch_sm_copy(void *dst, const void *src, size_t bytes, int max_blocks,
+                                 cudaStream_t stream)
+{
+    LAB_TODO("05.3");
+}
+
+/* ------------------------------------------ TODO 05.4: pointer chase -- */
+
+/* Each load's address is the previous load's value: the loads cannot
+ * overlap, so the time per step is one load's latency. */
+static __global__ void chase_kernel(unsigned long long *cursor, long long steps, int target)
+{
+    /* TODO 05.4: the chase (lab05_launch_chase stops with its message). */
+}
+
+cudaError_t lab05_launch_chase(unsigned long long *cursor, long long steps, int target,
+                               int blocks, cudaStream_t stream)
+{
+    LAB_TODO("05.4");
+}
+
+/* ---------------------------------------------- TODO 05.5: ping-pong -- */
+
+/* Wait until *flag == r, or until the deadline: 0 or the failed round. */
+static __device__ unsigned int wait_for(const volatile unsigned int *flag, unsigned int r,
+                                        unsigned long long deadline)
+{
+    /* TODO 05.5 */
+    return r;
+}
+
+/* Ping writes round r, waits for the answer, keeps the time. */
+static __global__ void ping_kernel(volatile unsigned int *to_pong,
+                                   const volatile unsigned int *to_ping, int warmup, int rounds,
+                                   unsigned long long timeout_ns, lab05_pingpong_result *result)
+{
+    /* TODO 05.5: the ping side (lab05_launch_pingpong stops with its message). */
+}
+
+/* Pong waits for round r and answers it. */
+static __global__ void pong_kernel(const volatile unsigned int *to_pong,
+                                   volatile unsigned int *to_ping, int total_rounds,
+                                   unsigned long long timeout_ns, lab05_pingpong_result *result)
+{
+    /* TODO 05.5: the pong side. */
+}
+
+cudaError_t lab05_launch_pingpong(const lab05_pingpong *pp)
+{
+    LAB_TODO("05.5");
+}

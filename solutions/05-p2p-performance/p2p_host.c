@@ -1,0 +1,90 @@
+/**
+ * @file p2p_host.c
+ * @brief Lab 05, the student's host code: TODOs 05.1, 05.2, 05.6 and 05.7
+ *        (contracts in harness/p2p_perf.h).
+ */
+#include "p2p_perf.h"
+#include "timing.h"
+#include "todo.h"
+
+#include <math.h>
+#include <stdint.h>
+
+double lab05_nvlink_per_link_gbps(double total_gbps, int links)
+{
+#ifndef LAB_SKELETON
+    if (links < 1 || !isfinite(total_gbps) || total_gbps <= 0.0)
+        return 0.0;
+    /* The datasheet counts every link and both directions. */
+    return total_gbps / (double)links / 2.0;
+#else
+    LAB_TODO("05.1");
+#endif
+}
+
+double lab05_pcie_lane_gbps(double gt_per_s, double payload_share)
+{
+#ifndef LAB_SKELETON
+    if (!isfinite(gt_per_s) || gt_per_s <= 0.0 || !(payload_share > 0.0 && payload_share <= 1.0))
+        return 0.0;
+    /* One bit per transfer and lane; 8 bits to the byte. */
+    return gt_per_s * payload_share / 8.0;
+#else
+    LAB_TODO("05.1");
+#endif
+}
+
+int lab05_count_rate(size_t bytes, int copies, int directions, double us, double link_gbps,
+                     lab05_rate *out)
+{
+#ifndef LAB_SKELETON
+    if (bytes == 0 || copies < 1 || (directions != 1 && directions != 2) ||
+        directions > copies || bytes > SIZE_MAX / (size_t)copies)
+        return -1;
+    if (!isfinite(us) || us <= 0.0 || !isfinite(link_gbps) || link_gbps < 0.0)
+        return -1;
+    /* Every copy the time covers counts; bytes per microsecond / 1e3 = GB/s. */
+    const double counted = (double)(bytes * (size_t)copies);
+    out->counted = counted;
+    out->gbps = counted / (us * 1e3);
+    /* Copies both ways use both directions of the link: twice its peak. */
+    out->peak_gbps = link_gbps * (double)directions;
+    out->pct_peak = out->peak_gbps > 0.0 ? 100.0 * out->gbps / out->peak_gbps : 0.0;
+    return 0;
+#else
+    LAB_TODO("05.2");
+#endif
+}
+
+cudaError_t lab05_time_on_host(lab_work_fn enqueue, void *arg, cudaStream_t stream, bool sync,
+                               double *us)
+{
+#ifndef LAB_SKELETON
+    const double t0 = lab_host_seconds();
+    cudaError_t err = enqueue(stream, arg);
+    if (err != cudaSuccess)
+        return err;
+    /* Without a synchronize the clock stops when the call returns: the
+     * copy is queued then, not done. */
+    if (sync)
+        err = cudaStreamSynchronize(stream);
+    const double t1 = lab_host_seconds();
+    if (!sync)
+        err = cudaStreamSynchronize(stream); /* outside the timing */
+    if (err == cudaSuccess)
+        *us = (t1 - t0) * 1e6;
+    return err;
+#else
+    LAB_TODO("05.6");
+#endif
+}
+
+cudaError_t lab05_set_cache_config(int dev, enum cudaFuncCache config)
+{
+#ifndef LAB_SKELETON
+    cudaError_t err = cudaSetDevice(dev);
+    return err != cudaSuccess ? err : cudaDeviceSetCacheConfig(config);
+#else
+    LAB_TODO("05.7");
+#endif
+}

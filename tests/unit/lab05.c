@@ -1,0 +1,160 @@
+/**
+ * @file lab05.c
+ * @brief Unit tests of lab 05's host-side student functions (TODOs 05.1,
+ *        05.2 and 05.6's error clause), on any machine: no GPU is touched.
+ *
+ * Prints one line per case ("ok NAME" or "not ok NAME: why") and exits 1
+ * when any case failed.
+ */
+#include "p2p_perf.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failed;
+
+static void report(const char *name, int ok, const char *fmt, double got, double want)
+{
+    printf("%s %s", ok ? "ok" : "not ok", name);
+    if (!ok) {
+        printf(": ");
+        printf(fmt, got, want);
+    }
+    printf("\n");
+    failed |= !ok;
+}
+
+static void rate_is(const char *name, double got, double want)
+{
+    const int ok = fabs(got - want) <= 1e-12 * (fabs(want) > 1.0 ? fabs(want) : 1.0);
+    report(name, ok, "returned %.12g, expected %.12g", got, want);
+}
+
+/* TODO 05.1: datasheet totals and lane rates. */
+static void per_link_and_lane(void)
+{
+    rate_is("nvlink3_a100", lab05_nvlink_per_link_gbps(600.0, 12), 25.0);
+    rate_is("nvlink4_h100", lab05_nvlink_per_link_gbps(900.0, 18), 25.0);
+    rate_is("nvlink_one_link", lab05_nvlink_per_link_gbps(50.0, 1), 25.0);
+    rate_is("nvlink_zero_links", lab05_nvlink_per_link_gbps(600.0, 0), 0.0);
+    rate_is("nvlink_negative_links", lab05_nvlink_per_link_gbps(600.0, -3), 0.0);
+    rate_is("nvlink_zero_total", lab05_nvlink_per_link_gbps(0.0, 12), 0.0);
+    rate_is("nvlink_nan_total", lab05_nvlink_per_link_gbps(NAN, 12), 0.0);
+    rate_is("nvlink_infinite_total", lab05_nvlink_per_link_gbps(INFINITY, 12), 0.0);
+    rate_is("pcie3_lane", lab05_pcie_lane_gbps(8.0, 128.0 / 130.0), 8.0 * 128.0 / 130.0 / 8.0);
+    rate_is("pcie1_lane_8b10b", lab05_pcie_lane_gbps(2.5, 0.8), 0.25);
+    rate_is("pcie6_flit", lab05_pcie_lane_gbps(64.0, 242.0 / 256.0), 7.5625);
+    rate_is("pcie_share_one", lab05_pcie_lane_gbps(16.0, 1.0), 2.0);
+    rate_is("pcie_zero_rate", lab05_pcie_lane_gbps(0.0, 0.8), 0.0);
+    rate_is("pcie_negative_rate", lab05_pcie_lane_gbps(-8.0, 0.8), 0.0);
+    rate_is("pcie_share_zero", lab05_pcie_lane_gbps(8.0, 0.0), 0.0);
+    rate_is("pcie_share_above_one", lab05_pcie_lane_gbps(8.0, 1.5), 0.0);
+    rate_is("pcie_share_nan", lab05_pcie_lane_gbps(8.0, NAN), 0.0);
+}
+
+/* One lab05_count_rate call against what the contract says. */
+static void count_case(const char *name, size_t bytes, int copies, int directions, double us,
+                       double link, int want_rc, double gbps, double peak)
+{
+    const lab05_rate untouched = {-1.0, -1.0, -1.0, -1.0};
+    lab05_rate got = untouched;
+    const int rc = lab05_count_rate(bytes, copies, directions, us, link, &got);
+    int ok = rc == want_rc;
+    if (ok && rc == 0) {
+        const double counted = (double)bytes * (double)copies;
+        const double pct = peak > 0.0 ? 100.0 * gbps / peak : 0.0;
+        ok = fabs(got.counted - counted) <= 1e-9 * counted &&
+             fabs(got.gbps - gbps) <= 1e-9 * gbps && fabs(got.peak_gbps - peak) <= 1e-12 &&
+             fabs(got.pct_peak - pct) <= 1e-9 * (pct > 1.0 ? pct : 1.0);
+    } else if (ok) {
+        ok = got.counted == -1.0 && got.gbps == -1.0 && got.peak_gbps == -1.0 &&
+             got.pct_peak == -1.0;
+    }
+    printf("%s %s", ok ? "ok" : "not ok", name);
+    if (!ok)
+        printf(": lab05_count_rate(%zu, %d, %d, %g, %g) returned %d with counted %g, gbps %g, "
+               "peak %g, pct %g; expected %d%s", bytes, copies, directions, us, link, rc,
+               got.counted, got.gbps, got.peak_gbps, got.pct_peak, want_rc,
+               want_rc ? " with *out untouched" : "");
+    printf("\n");
+    failed |= !ok;
+}
+
+/* TODO 05.2: the counted bytes, GB/s and the peak. */
+static void counted_bytes(void)
+{
+    count_case("one_way_1GB_in_20ms", 1000000000, 1, 1, 20000.0, 63.0, 0, 50.0, 63.0);
+    count_case("both_ways_counts_both", 268435456, 2, 2, 1000.0, 450.0, 0, 536.870912, 900.0);
+    count_case("streams_count_all_one_direction", 33554432, 8, 1, 714.0, 450.0, 0,
+               8.0 * 33554432 / 714.0e3, 450.0);
+    count_case("one_byte", 1, 1, 1, 1.0, 25.0, 0, 1e-3, 25.0);
+    count_case("odd_size", 1000001, 1, 1, 3.0, 0.0, 0, 1000001.0 / 3.0e3, 0.0);
+    count_case("unknown_peak", 4096, 1, 1, 2.0, 0.0, 0, 2.048, 0.0);
+    count_case("zero_bytes", 0, 1, 1, 1.0, 25.0, -1, 0, 0);
+    count_case("zero_copies", 4096, 0, 1, 1.0, 25.0, -1, 0, 0);
+    count_case("negative_copies", 4096, -2, 1, 1.0, 25.0, -1, 0, 0);
+    count_case("three_directions", 4096, 4, 3, 1.0, 25.0, -1, 0, 0);
+    count_case("zero_directions", 4096, 1, 0, 1.0, 25.0, -1, 0, 0);
+    count_case("two_directions_one_copy", 4096, 1, 2, 1.0, 25.0, -1, 0, 0);
+    count_case("overflow", SIZE_MAX / 2 + 1, 2, 1, 1.0, 25.0, -1, 0, 0);
+    count_case("zero_time", 4096, 1, 1, 0.0, 25.0, -1, 0, 0);
+    count_case("negative_time", 4096, 1, 1, -1.0, 25.0, -1, 0, 0);
+    count_case("nan_time", 4096, 1, 1, NAN, 25.0, -1, 0, 0);
+    count_case("infinite_time", 4096, 1, 1, INFINITY, 25.0, -1, 0, 0);
+    count_case("negative_peak", 4096, 1, 1, 1.0, -25.0, -1, 0, 0);
+    count_case("nan_peak", 4096, 1, 1, 1.0, NAN, -1, 0, 0);
+    count_case("several_faults", 0, 0, 3, -1.0, NAN, -1, 0, 0);
+}
+
+static int calls;
+
+static cudaError_t failing_enqueue(cudaStream_t stream, void *arg)
+{
+    (void)stream;
+    (void)arg;
+    calls++;
+    return cudaErrorInvalidValue;
+}
+
+/* TODO 05.6: an enqueue that fails is reported at once; nothing is timed. */
+static void host_timer_errors(void)
+{
+    for (int sync = 0; sync < 2; sync++) {
+        double us = -7.0;
+        calls = 0;
+        const cudaError_t err = lab05_time_on_host(failing_enqueue, NULL, NULL, sync != 0, &us);
+        const int ok = err == cudaErrorInvalidValue && us == -7.0 && calls == 1;
+        printf("%s %s", ok ? "ok" : "not ok", sync ? "host_timer_sync_enqueue_fails"
+                                                   : "host_timer_nosync_enqueue_fails");
+        if (!ok)
+            printf(": returned error %d (want %d), *us %g (want it untouched), enqueue called "
+                   "%d times (want 1)", (int)err, (int)cudaErrorInvalidValue, us, calls);
+        printf("\n");
+        failed |= !ok;
+    }
+}
+
+/**
+ * @brief Every host-side clause of TODOs 05.1, 05.2 and 05.6 that needs no
+ *        GPU; with an argument (05.1, 05.2 or 05.6) only that TODO's cases.
+ */
+int main(int argc, char **argv)
+{
+    static const struct {
+        const char *id;
+        void (*run)(void);
+    } groups[] = {{"05.1", per_link_and_lane}, {"05.2", counted_bytes}, {"05.6", host_timer_errors}};
+    int ran = 0;
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (argc < 2 || strcmp(argv[1], groups[i].id) == 0) {
+            groups[i].run();
+            ran++;
+        }
+    if (ran == 0) {
+        fprintf(stderr, "usage: %s [05.1|05.2|05.6]\n", argv[0]);
+        return 2;
+    }
+    return failed;
+}
