@@ -1,12 +1,13 @@
 #!/usr/bin/env bats
 # The lecture decks in slides/: the plots they show can be drawn again from
 # the recorded runs, and every claim verdict and measured number a deck shows
-# is the one the lab's recorded run computed (tests/fixtures/labNN-run.csv).
+# is the one the lab's recorded run computed (tests/fixtures/labNN-run.csv, in
+# the course's one row format: tests/fixtures/rows-header.csv).
 #
 # Conventions the decks follow (slides/README.md):
 #   - a chapter quote is a Markdown quote line "> 原文…"; decks 02-05 end it
 #     with its section, "— 4.N";
-#   - a verdict is shown in bold: **holds**, **does_not_hold**, **not_testable**;
+#   - a verdict is shown in bold: **holds**, **does_not_hold**, **untested**;
 #   - decks 02-05 name the claim next to it: Verdict for `claim_id`: **verdict**
 
 load helpers/lab
@@ -45,9 +46,10 @@ quote_blocks_without_section() {
         LC_ALL=C grep -E $'[\xe4-\xe9][\x80-\xbf][\x80-\xbf]' | grep -vE '— 4\.[1-4] *$' || true
 }
 
-# verdict_words DECK: every bold word that looks like a verdict.
+# verdict_words DECK: every bold word that looks like a verdict (holds,
+# does_not_hold, untested, and stale words such as not_testable).
 verdict_words() {
-    grep -oiE '\*\*[a-z_]*(hold|testab)[a-z_]*\*\*' "$1" | tr -d '*' || true
+    grep -oiE '\*\*[a-z_]*(hold|test)[a-z_]*\*\*' "$1" | tr -d '*' || true
 }
 
 # deck_claims DECK: "claim_id verdict" for each "Verdict for `id`: **v**".
@@ -56,14 +58,14 @@ deck_claims() {
         sed -E 's/Verdict for `([a-z0-9_]+)`: \*\*([a-z_]+)\*\*/\1 \2/' || true
 }
 
-# csv_claims CSV: "claim_id verdict" for each claim row of a lab's CSV. The
-# first column is "claim"; the id is the first non-empty field after it; the
-# verdict is in the column named "verdict" (lab 02) or "value" (the others).
+# csv_claims CSV: "claim_id verdict" for each claim row of a lab's CSV: the
+# rows whose "experiment" is "claim", the id in "variant", the verdict in
+# "value". A CSV without those columns prints nothing.
 csv_claims() {
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i
-                       v = ("verdict" in col) ? col["verdict"] : col["value"]; next }
-             $1 == "claim" { id = ""; for (i = 2; i <= NF && id == ""; i++) id = $i
-                             print id, $v }' "$1"
+                       ok = ("experiment" in col) && ("variant" in col) && ("value" in col)
+                       e = col["experiment"]; id = col["variant"]; v = col["value"]; next }
+             ok && $e == "claim" { print $id, $v }' "$1"
 }
 
 # claim_slide_numbers DECK: the measured numbers on the slides that show a
@@ -133,8 +135,8 @@ number_in_csv() {
         [ -n "$words" ] || fail "$(basename "$d") shows no verdict"
         for w in $words; do
             case $w in
-                holds | does_not_hold | not_testable) ;;
-                *) fail "$(basename "$d") shows the verdict '$w': only holds, does_not_hold, not_testable exist" ;;
+                holds | does_not_hold | untested) ;;
+                *) fail "$(basename "$d") shows the verdict '$w': only holds, does_not_hold, untested exist" ;;
             esac
         done
     done

@@ -6,8 +6,10 @@
 # cudaMemcpyPeer and cudaMemcpy(Default) with peer access on, cudaMemcpyPeer
 # with peer access off, and the copy staged through pinned host memory.
 #
-# Columns (header of the CSV): 1 section, 3 method, 4 peer, 5 src_gpu,
-# 6 dst_gpu, 8 bytes, 15 gbps. Rows used: section "timing".
+# Columns (the course's one row format, tests/fixtures/rows-header.csv):
+# 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 7 bytes, 13 gbps.
+# Rows used: "timing" (variant: the method; route: peer or peer_off) and
+# "ordering" (its copies run GPU a -> GPU b, so their src and dst name the pair).
 
 if (!exists("csv")) csv = "lab02-run.csv"
 if (!exists("out")) out = "."
@@ -21,13 +23,13 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal png size 1400,640 noenhanced
 }
 
-# The pair: the direction GPU a -> GPU b of the info rows (column 19 "got").
-stats csv skip 1 using (strcol(1) eq "info" && strcol(2) eq "gpu_a" ? column(19) : NaN) nooutput
+# The pair: GPU a -> GPU b, the direction of the ordering rows.
+stats csv skip 1 using (strcol(1) eq "ordering" ? column(4) : NaN) nooutput
 A = int(STATS_min)
-stats csv skip 1 using (strcol(1) eq "info" && strcol(2) eq "gpu_b" ? column(19) : NaN) nooutput
+stats csv skip 1 using (strcol(1) eq "ordering" ? column(5) : NaN) nooutput
 B = int(STATS_min)
 
-t(m, p) = strcol(1) eq "timing" && strcol(3) eq m && strcol(4) eq p && column(5) == A && column(6) == B
+t(m, r) = strcol(1) eq "timing" && strcol(2) eq m && strcol(3) eq r && column(4) == A && column(5) == B
 
 set output out."/lab02-methods.png"
 set title sprintf("Lab 02: four ways to copy GPU %d -> GPU %d -- %s", A, B, hw)
@@ -43,7 +45,7 @@ set grid
 set key left top box opaque
 set style data linespoints
 plot \
-    csv skip 1 using 8:(t("memcpy_peer", "on") ? column(15) : NaN) pt 7 ps 1.6 title "cudaMemcpyPeer, peer access on", \
-    csv skip 1 using 8:(t("memcpy_default", "on") ? column(15) : NaN) pt 4 ps 2.2 dt 2 title "cudaMemcpy(Default), peer access on", \
-    csv skip 1 using 8:(t("memcpy_peer", "off") ? column(15) : NaN) pt 5 ps 1.6 title "cudaMemcpyPeer, peer access off", \
-    csv skip 1 using 8:(t("host_staged", "on") ? column(15) : NaN) pt 9 ps 1.8 title "staged through pinned host memory"
+    csv skip 1 using 7:(t("memcpy_peer", "peer") ? column(13) : NaN) pt 7 ps 1.6 title "cudaMemcpyPeer, peer access on", \
+    csv skip 1 using 7:(t("memcpy_default", "peer") ? column(13) : NaN) pt 4 ps 2.2 dt 2 title "cudaMemcpy(Default), peer access on", \
+    csv skip 1 using 7:(t("memcpy_peer", "peer_off") ? column(13) : NaN) pt 5 ps 1.6 title "cudaMemcpyPeer, peer access off", \
+    csv skip 1 using 7:(t("host_staged", "peer") ? column(13) : NaN) pt 9 ps 1.8 title "staged through pinned host memory"

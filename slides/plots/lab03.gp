@@ -6,8 +6,11 @@
 # copy_then_compute against the array size) and OUT/lab03-stride.png (GB/s
 # of the strided read, peer and local memory, against the stride).
 #
-# Columns (header of the CSV): 1 section, 2 variant, 3 bytes, 4 stride,
-# 9 gbps, 11 value. Rows used: "config" (gpu_a, gpu_b), "transfer", "stride".
+# Columns (the course's one row format, tests/fixtures/rows-header.csv):
+# 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 7 bytes, 13 gbps.
+# Rows used: "transfer" and "stride" (variant "stride_N": N floats apart),
+# route "peer" (the source on GPU b = src, the result on GPU a = dst) and
+# "loopback" (local memory of GPU a: the "local" curve is pull on loopback).
 
 if (!exists("csv")) csv = "lab03-run.csv"
 if (!exists("out")) out = "."
@@ -21,13 +24,14 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal png size 1400,640 noenhanced
 }
 
-stats csv skip 1 using (strcol(1) eq "config" && strcol(2) eq "gpu_a" ? column(11) : NaN) nooutput
+# The pair: the peer transfer rows read GPU b's memory (src) into GPU a's (dst).
+stats csv skip 1 using (strcol(1) eq "transfer" && strcol(3) eq "peer" ? column(5) : NaN) nooutput
 A = int(STATS_min)
-stats csv skip 1 using (strcol(1) eq "config" && strcol(2) eq "gpu_b" ? column(11) : NaN) nooutput
+stats csv skip 1 using (strcol(1) eq "transfer" && strcol(3) eq "peer" ? column(4) : NaN) nooutput
 B = int(STATS_min)
 
 # ------------------------------------------------------------- variants --
-v(name) = strcol(1) eq "transfer" && strcol(2) eq name ? column(9) : NaN
+v(name, r) = strcol(1) eq "transfer" && strcol(2) eq name && strcol(3) eq r ? column(13) : NaN
 set output out."/lab03-variants.png"
 set title sprintf("Lab 03: local = 2 x peer on GPU %d, source on GPU %d -- %s", A, B, hw)
 set logscale xy 10
@@ -43,17 +47,19 @@ set grid
 set key right bottom box opaque
 set style data linespoints
 plot \
-    csv skip 1 using 3:(v("local")) pt 7 ps 1.4 lc "gray40" title "local (no link)", \
-    csv skip 1 using 3:(v("pull")) pt 5 ps 1.6 lc rgb "#009e73" title "pull (GPU a reads b)", \
-    csv skip 1 using 3:(v("push")) pt 9 ps 1.8 dt 2 lc rgb "#0072b2" title "push (GPU b writes a)", \
-    csv skip 1 using 3:(v("copy_only")) pt 4 ps 1.6 dt 3 lc rgb "#e69f00" title "copy_only (cudaMemcpyPeerAsync)", \
-    csv skip 1 using 3:(v("copy_then_compute")) pt 13 ps 1.8 lc rgb "#d55e00" title "copy_then_compute"
+    csv skip 1 using 7:(v("pull", "loopback")) pt 7 ps 1.4 lc "gray40" title "local (no link)", \
+    csv skip 1 using 7:(v("pull", "peer")) pt 5 ps 1.6 lc rgb "#009e73" title "pull (GPU a reads b)", \
+    csv skip 1 using 7:(v("push", "peer")) pt 9 ps 1.8 dt 2 lc rgb "#0072b2" title "push (GPU b writes a)", \
+    csv skip 1 using 7:(v("copy_only", "peer")) pt 4 ps 1.6 dt 3 lc rgb "#e69f00" title "copy_only (cudaMemcpyPeerAsync)", \
+    csv skip 1 using 7:(v("copy_then_compute", "peer")) pt 13 ps 1.8 lc rgb "#d55e00" title "copy_then_compute"
 
 # --------------------------------------------------------------- stride --
 reset
 set datafile separator ","
 set datafile missing NaN
-s(name) = strcol(1) eq "stride" && strcol(2) eq name ? column(9) : NaN
+# The stride N of a "stride_N" variant; s(r): GB/s of the stride rows of route r.
+stride(v) = v[1:7] eq "stride_" ? real(v[8:]) : NaN
+s(r) = strcol(1) eq "stride" && strcol(3) eq r ? column(13) : NaN
 set output out."/lab03-stride.png"
 set title sprintf("Lab 03: strided reads of 256 MiB -- %s", hw)
 set logscale x 2
@@ -68,7 +74,7 @@ set grid
 set key right top box opaque
 set style data linespoints
 plot \
-    csv skip 1 using 4:(s("local")):(sprintf("%.0f", s("local"))) with linespoints pt 7 ps 1.6 lc "gray40" title sprintf("local memory (GPU %d)", A), \
-    csv skip 1 using 4:(s("local")):(sprintf("%.0f", s("local"))) with labels offset 0,1.1 notitle, \
-    csv skip 1 using 4:(s("peer")):(sprintf("%.0f", s("peer"))) with linespoints pt 5 ps 1.6 lc rgb "#0072b2" title sprintf("peer memory (GPU %d, over NVLink)", B), \
-    csv skip 1 using 4:(s("peer")):(sprintf("%.0f", s("peer"))) with labels offset 0,-1.1 notitle
+    csv skip 1 using (stride(strcol(2))):(s("loopback")):(sprintf("%.0f", s("loopback"))) with linespoints pt 7 ps 1.6 lc "gray40" title sprintf("local memory (GPU %d)", A), \
+    csv skip 1 using (stride(strcol(2))):(s("loopback")):(sprintf("%.0f", s("loopback"))) with labels offset 0,1.1 notitle, \
+    csv skip 1 using (stride(strcol(2))):(s("peer")):(sprintf("%.0f", s("peer"))) with linespoints pt 5 ps 1.6 lc rgb "#0072b2" title sprintf("peer memory (GPU %d, over NVLink)", B), \
+    csv skip 1 using (stride(strcol(2))):(s("peer")):(sprintf("%.0f", s("peer"))) with labels offset 0,-1.1 notitle

@@ -7,9 +7,15 @@
 # OUT/lab04-counters.png (median time of one run of every counter variant,
 # the same increments each, log scale).
 #
-# Columns (header of the CSV): 1 section, 2 name, 3 writers, 5 scope,
-# 11 atomics, 12 reps, 13 median_ms, 14 min_ms, 15 max_ms, 17 ns_per_op,
-# 19 value. Rows used: "config" (chain_steps), "latency", "counter".
+# Columns (the course's one row format, tests/fixtures/rows-header.csv):
+# 1 experiment, 2 variant, 3 route, 6 mode, 8 count, 10 median_us.
+# Rows used: "latency" (device scope, route loopback: GPU a walks its own
+# memory) and "latency-peer" (variant = scope: GPU b walks GPU a's memory);
+# count = the chain's steps, median_us = one chain. "counter" (variant device,
+# route loopback) and "counter-peer" (mode one: GPU b alone; both: a and b at
+# once); median_us = one run. The scope of a counter variant is its name;
+# warp_aggregated and block_aggregated add with atomicAdd_system
+# (labs/04-peer-atomics/harness/counters.c), local_then_copy with atomicAdd.
 
 if (!exists("csv")) csv = "lab04-run.csv"
 if (!exists("out")) out = "."
@@ -23,12 +29,14 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal png size 1400,640 noenhanced
 }
 
-stats csv skip 1 using (strcol(1) eq "config" && strcol(2) eq "chain_steps" ? column(19) : NaN) nooutput
-STEPS = int(STATS_min)
-
 # -------------------------------------------------------------- latency --
-lpos(n) = n eq "local" ? 1 : n eq "peer" ? 2 : n eq "peer_system" ? 3 : NaN
-lat(c) = strcol(1) eq "latency" ? c : NaN
+# The bar of a latency row (1 local, 2 and 3 the peer's two scopes), and ns
+# per atomic: one chain's median time over its steps.
+lpos(e, v, r) = e eq "latency" && v eq "device" && r eq "loopback" ? 1 : \
+                e eq "latency-peer" && v eq "device" ? 2 : e eq "latency-peer" && v eq "system" ? 3 : NaN
+ns(us, steps) = us * 1000.0 / steps
+stats csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3)) == 1 ? column(8) : NaN) nooutput
+STEPS = int(STATS_min)
 set output out."/lab04-latency.png"
 set title sprintf("Lab 04: one atomicAdd, a chain of %d dependent atomics -- %s", STEPS, hw)
 set style fill solid 0.8 border -1
@@ -41,17 +49,22 @@ set ylabel "ns per atomic (median of the runs)"
 set grid ytics
 set key off
 plot \
-    csv skip 1 using (lat(lpos(strcol(2)))):17 with boxes lc rgb "#0072b2", \
-    csv skip 1 using (lat(lpos(strcol(2)))):17:(sprintf("%.1f ns", column(17))) with labels offset 0,1.2
+    csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))) with boxes lc rgb "#0072b2", \
+    csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))):(sprintf("%.1f ns", ns(column(10), column(8)))) \
+        with labels offset 0,1.2
 
 # ------------------------------------------------------------- counters --
 reset
 set datafile separator ","
 set datafile missing NaN
-cpos(n) = n eq "local" ? 1 : n eq "peer" ? 2 : n eq "peer_system" ? 3 : n eq "both_device" ? 4 : \
-          n eq "both_system" ? 5 : n eq "both_warp_aggregated" ? 6 : n eq "both_block_aggregated" ? 7 : \
-          n eq "both_local_then_copy" ? 8 : NaN
-cnt(c) = strcol(1) eq "counter" ? c : NaN
+# The bar of a counter row: 1 GPU a alone on its own memory; 2-3 GPU b alone
+# (mode one); 4-8 both GPUs at once (mode both). Orange: system scope.
+one(v) = v eq "device" ? 2 : v eq "system" ? 3 : NaN
+both(v) = v eq "device" ? 4 : v eq "system" ? 5 : v eq "warp_aggregated" ? 6 : \
+          v eq "block_aggregated" ? 7 : v eq "local_then_copy" ? 8 : NaN
+cpos(e, v, r, m) = e eq "counter" ? (v eq "device" && r eq "loopback" ? 1 : NaN) : \
+                   e eq "counter-peer" ? (m eq "one" ? one(v) : m eq "both" ? both(v) : NaN) : NaN
+sys_scope(v) = v eq "system" || v eq "warp_aggregated" || v eq "block_aggregated"
 set output out."/lab04-counters.png"
 set title sprintf("Lab 04: one counter in GPU 0's memory -- %s", hw)
 set style fill solid 0.8 border -1
@@ -67,7 +80,9 @@ set key top right box opaque
 set ylabel "ms per run (median)"
 set grid ytics
 plot \
-    csv skip 1 using (cnt(cpos(strcol(2)))):13:(strcol(5) eq "system" ? 0xd55e00 : 0x0072b2) with boxes lc rgb variable notitle, \
-    csv skip 1 using (cnt(cpos(strcol(2)))):13:(sprintf("%.3f", column(13))) with labels offset 0,1 notitle, \
+    csv skip 1 using (cpos(strcol(1), strcol(2), strcol(3), strcol(6))):(column(10) / 1000.0):(sys_scope(strcol(2)) ? 0xd55e00 : 0x0072b2) \
+        with boxes lc rgb variable notitle, \
+    csv skip 1 using (cpos(strcol(1), strcol(2), strcol(3), strcol(6))):(column(10) / 1000.0):(sprintf("%.3f", column(10) / 1000.0)) \
+        with labels offset 0,1 notitle, \
     NaN with boxes lc rgb "#0072b2" title "device scope (atomicAdd)", \
     NaN with boxes lc rgb "#d55e00" title "system scope (atomicAdd_system)"

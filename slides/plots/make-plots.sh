@@ -9,9 +9,11 @@
 #   slides/plots/make-plots.sh                 # regenerate slides/img
 #   slides/plots/make-plots.sh /tmp/plots      # somewhere else, to compare
 #
-# FIXTURES=DIR reads the CSVs from DIR instead (same file names). A CSV
-# whose header differs from the one the scripts were written for stops the
-# script: the column numbers in slides/plots/*.gp would be wrong.
+# FIXTURES=DIR reads the CSVs from DIR instead (same file names). Every lab
+# writes the course's one row format (common/rows.h; its header is
+# tests/fixtures/rows-header.csv). A CSV whose header differs from the one
+# the scripts were written for stops the script: the column numbers in
+# slides/plots/*.gp would be wrong.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -24,18 +26,12 @@ if ! command -v gnuplot >/dev/null 2>&1; then
     exit 1
 fi
 
-# lab, the header line its .gp script expects
-headers=(
-    "02 section,case,method,peer,src_gpu,dst_gpu,current_gpu,bytes,src_offset,dst_offset,reps,median_ms,min_ms,max_ms,gbps,verified,untouched,expected,got,waited,verdict"
-    "03 section,variant,bytes,stride,reps,median_ms,min_ms,max_ms,gbps,verified,value"
-    "04 section,name,writers,target,scope,expected,count,exact,defined,peer_ops,atomics,reps,median_ms,min_ms,max_ms,per_s,ns_per_op,speedup,value"
-    "05 experiment,variant,src,dst,mode,peer,bytes,ops,samples,median_us,min_us,max_us,gbps,gbps_min,gbps_max,peak_gbps,pct_peak,gated,verified,value,detail"
-)
+# the labs with plots, and the header line their .gp scripts expect
+labs=(02 03 04 05)
+want="experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,max_us,gbps,peak_gbps,verified,value,detail"
 
 mkdir -p "$out"
-for entry in "${headers[@]}"; do
-    lab=${entry%% *}
-    want=${entry#* }
+for lab in "${labs[@]}"; do
     csv="$fixtures/lab$lab-run.csv"
     [ -r "$csv" ] || { echo "make-plots: $csv is missing" >&2; exit 1; }
     got=$(head -n 1 "$csv" | tr -d '\r')
