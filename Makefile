@@ -103,7 +103,7 @@ HARNESS_LABS := $(notdir $(patsubst %/harness,%,$(wildcard labs/[0-9][0-9]-*/har
 # lab_rules(variant, student source dir, lab name, extra C flags, extra nvcc flags)
 define lab_rules
 $(1)_$(3)_SRCS := $$(sort $$(wildcard $(2)/*.cu $(2)/*.c))
-$(1)_$(3)_OBJS := $$(patsubst $(2)/%,$(BUILD)/$(1)/obj/$(3)/%.o,$$($(1)_$(3)_SRCS))
+$(1)_$(3)_OBJS := $$(patsubst $(2)/%,$(BUILD)/$(1)/objects/$(3)/%.o,$$($(1)_$(3)_SRCS))
 $(1)_BINS += $(BUILD)/$(1)/bin/$(3)
 
 $(BUILD)/$(1)/bin/$(3): $$($(1)_$(3)_OBJS) $$(harness_$(3)_LINK) $(COMMON_LIB)
@@ -111,12 +111,12 @@ $(BUILD)/$(1)/bin/$(3): $$($(1)_$(3)_OBJS) $$(harness_$(3)_LINK) $(COMMON_LIB)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDLIBS_ALL)
 
-$(BUILD)/$(1)/obj/$(3)/%.cu.o: $(2)/%.cu
+$(BUILD)/$(1)/objects/$(3)/%.cu.o: $(2)/%.cu
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(NVCC) $(NVCCFLAGS_ALL) $(5) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/$(1)/obj/$(3)/%.c.o: $(2)/%.c
+$(BUILD)/$(1)/objects/$(3)/%.c.o: $(2)/%.c
 	$$(call say,CC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
@@ -157,9 +157,9 @@ $(1)_UNITS += $(BUILD)/$(1)/unit/$(2)
 $(BUILD)/$(1)/unit/$(2): tests/unit/lab$(3).c $$(filter %.c.o,$$($(1)_$(2)_OBJS)) $(COMMON_LIB)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)mkdir -p $(BUILD)/$(1)/obj/unit
-	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -c $$< -o $(BUILD)/$(1)/obj/unit/$(2).o
-	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/obj/unit/$(2).o $$(filter-out $$<,$$^) $(LDLIBS_ALL)
+	$(Q)mkdir -p $(BUILD)/$(1)/objects/unit
+	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -c $$< -o $(BUILD)/$(1)/objects/unit/$(2).o
+	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/objects/unit/$(2).o $$(filter-out $$<,$$^) $(LDLIBS_ALL)
 endef
 
 lab_number = $(firstword $(subst -, ,$(1)))
@@ -167,7 +167,7 @@ lab_number = $(firstword $(subst -, ,$(1)))
 $(foreach lab,$(HARNESS_LABS),$(eval $(call harness_rules,$(lab))))
 $(foreach lab,$(REF_LABS),$(eval $(call lab_rules,ref,solutions/$(lab),$(lab),,)))
 $(foreach lab,$(LABS),$(eval $(call lab_rules,student,$(if $(filter $(lab),$(HARNESS_LABS)),$(STUDENT_ROOT)/$(lab)/student,labs/$(lab)),$(lab),$(STUDENT_CFLAGS),$(STUDENT_NVCCFLAGS))))
-$(foreach v,ref student,$(foreach lab,$(HARNESS_LABS),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab)).c),$(eval $(call unit_rules,$(v),$(lab),$(call lab_number,$(lab)))))))
+$(foreach v,ref student,$(foreach lab,$(filter $(if $(filter ref,$(v)),$(REF_LABS),$(LABS)),$(HARNESS_LABS)),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab)).c),$(eval $(call unit_rules,$(v),$(lab),$(call lab_number,$(lab)))))))
 
 # ------------------------------------------------------------------ tools --
 # Small host programs the tests and `make doctor` use.
@@ -192,43 +192,57 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
         slides skeletons \
         skeletons-check deps clean help
 
-all: reference student tools ## build every reference solution, skeleton and tool
+# A student tree (`make handout`) has no solutions/: there every target works
+# on the student's files, and the maintainers' targets are not offered.
+STUDENT_TREE := $(if $(HAVE_SOLUTIONS),,1)
+INSTRUCTOR_ONLY := reference mistakes skeletons skeletons-check handout
+RUN_BUILD := $(if $(STUDENT_TREE),student,ref)
+# The first recipe line of a maintainers' target: in a student tree, say so.
+instructor_only = $(if $(STUDENT_TREE),@echo "make $@: not in the student tree (it needs the reference solutions, which your instructor keeps)" >&2; exit 1)
+
+all: $(if $(STUDENT_TREE),,reference) student tools ## build every program and tool
 
 reference: $(ref_BINS) $(ref_UNITS) ## build the reference solutions only
+	$(instructor_only)
 student: $(student_BINS) $(student_UNITS) ## build the skeletons in labs/ (your work)
 tools: $(TOOL_BINS)
 
 deps: ## install what the tests need (apt-get when run as root), or say how
 	$(Q)tools/ensure-deps.sh
 
-run: reference tools ## run every reference solution here and write build/report/
-	$(Q)BUILD=$(BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/run-report.sh
+run: $(if $(STUDENT_TREE),student,reference) tools ## run every lab here (reference; in a student tree, yours) and write build/report/
+	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/run-report.sh
 
-test: deps all ## run the whole test suite against the reference build
-	$(Q)BUILD=$(BUILD) LAB_BUILD=ref tests/run-bats.sh tests/*.bats
+test: deps all ## run the whole test suite (reference build; in a student tree, yours, unfinished TODOs skipped)
+	$(Q)BUILD=$(BUILD) LAB_BUILD=$(RUN_BUILD) LAB_TODO_SKIP=$(STUDENT_TREE) tests/run-bats.sh tests/*.bats
 
-# LAB=01 picks labs/01-*; the lab's tests run against your build.
+# LAB=1, LAB=01 and LAB=01-peer-checks all pick lab 01; its tests run
+# against your build (its program and its unit-test driver).
+LAB_ID := $(firstword $(subst -, ,$(LAB)))
+LAB_NN := $(if $(filter 1 2 3 4 5 6 7 8 9,$(LAB_ID)),0$(LAB_ID),$(LAB_ID))
 check: deps tools ## check your work on one lab: make check LAB=01
 	$(if $(LAB),,$(error say which lab: make check LAB=01 (labs: $(LABS))))
-	$(if $(wildcard tests/lab$(LAB).bats),,$(error no tests for lab '$(LAB)': expected tests/lab$(LAB).bats))
-	$(Q)$(MAKE) --no-print-directory $(filter $(BUILD)/student/bin/$(LAB)-%,$(student_BINS))
-	$(Q)BUILD=$(BUILD) LAB_BUILD=student tests/run-bats.sh tests/lab$(LAB).bats
+	$(if $(wildcard tests/lab$(LAB_NN).bats),,$(error no tests for lab '$(LAB)': expected tests/lab$(LAB_NN).bats (labs: $(LABS))))
+	$(Q)$(MAKE) --no-print-directory $(filter $(BUILD)/student/bin/$(LAB_NN)-% $(BUILD)/student/unit/$(LAB_NN)-%,$(student_BINS) $(student_UNITS))
+	$(Q)BUILD=$(BUILD) LAB_BUILD=student tests/run-bats.sh tests/lab$(LAB_NN).bats
 
 doctor: tools ## what this machine can do: toolchain, GPUs, P2P, runnable labs
 	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/doctor.sh
 
-grade: tools ## grade the student build: scorecard, JUnit XML and JSON in build/grade/ (GRADE_BUILD=ref: the reference)
-	$(Q)$(MAKE) --no-print-directory $(if $(filter ref,$(GRADE_BUILD)),reference,student)
-	$(Q)BUILD=$(BUILD) GRADE_BUILD=$(GRADE_BUILD) tools/grade.sh
+grade: tools ## scorecard, JUnit XML and JSON in build/grade/ (SUBMISSION=DIR: a student's tree; GRADE_BUILD=ref)
+	$(Q)$(if $(SUBMISSION),,$(MAKE) --no-print-directory $(if $(filter ref,$(GRADE_BUILD)),reference,student))
+	$(Q)BUILD=$(BUILD) GRADE_BUILD=$(GRADE_BUILD) SUBMISSION=$(SUBMISSION) GRADE_LABS="$(GRADE_LABS)" tools/grade.sh
 
 handout: ## the student tree without solutions: build/handout/ (folder and tarball)
+	$(instructor_only)
 	$(Q)BUILD=$(BUILD) tools/make-handout.sh
 
-mistakes: reference tools ## show that the tests catch every planted mistake (tests/mistakes/)
+mistakes: $(if $(STUDENT_TREE),,reference tools) ## show that the tests catch every planted mistake (tests/mistakes/)
+	$(instructor_only)
 	$(Q)BUILD=$(BUILD) CUDA_ARCH="$(CUDA_ARCH)" NVCC=$(NVCC) tools/mistakes.sh
 
-sanitize: reference tools ## run every reference solution under compute-sanitizer (4 tools)
-	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/sanitize.sh
+sanitize: $(if $(STUDENT_TREE),student,reference) tools ## run every lab (reference; in a student tree, yours) under compute-sanitizer (4 tools)
+	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) NVCC=$(NVCC) tools/sanitize.sh
 
 slides: ## render the lecture decks in slides/ to HTML (and PDF with Chromium) in build/slides/
 	$(Q)BUILD=$(BUILD) tools/slides.sh
@@ -239,9 +253,11 @@ docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
 	@echo "docs: $(BUILD)/docs/html/index.html"
 
 skeletons: ## regenerate labs/ skeletons from solutions/ (never overwrites your edits)
+	$(instructor_only)
 	$(Q)tools/skeletons.sh generate
 
 skeletons-check: ## fail when labs/ differs from what the generator makes
+	$(instructor_only)
 	$(Q)tools/skeletons.sh check
 
 clean: ## remove build/
@@ -250,7 +266,7 @@ clean: ## remove build/
 help: ## this list
 	@echo "Targets:"
 	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed -E 's/^([a-z-]+):.*## (.*)/\1|\2/' | \
-	    awk -F'|' '{ printf "  %-16s %s\n", $$1, $$2 }'
+	    awk -F'|' -v skip=" $(if $(STUDENT_TREE),$(INSTRUCTOR_ONLY)) " 'index(skip, " " $$1 " ") == 0 { printf "  %-16s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Variables (make VAR=value ...):"
 	@echo "  LAB=NN          the lab for 'make check' (labs: $(foreach l,$(LABS),$(firstword $(subst -, ,$(l)))))"
@@ -259,6 +275,9 @@ help: ## this list
 	@echo "  CUDA_ARCH       SM versions to build for (now: $(CUDA_ARCH)); e.g. CUDA_ARCH=90"
 	@echo "  BUILD           build folder (now: $(BUILD))"
 	@echo "  V=1             print full command lines"
-	@echo "  GRADE_BUILD=ref make grade scores the reference build (it must get full marks)"
+	$(if $(STUDENT_TREE),,@echo "  GRADE_BUILD=ref make grade scores the reference build (it must get full marks)")
+	$(if $(STUDENT_TREE),,@echo "  SUBMISSION=DIR  make grade takes only DIR's labs/*/student/ files, beside this tree's harness")
+	@echo "  GRADE_LABS=\"01 03\"  make grade grades only those labs"
+	@echo "  STUDENT_ROOT    where the student's labs/NN-*/student/ folders are (now: $(STUDENT_ROOT))"
 	@echo "  REPORT_QUICK=1  make run runs the labs in their quick form (a short report)"
 	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"

@@ -6,9 +6,11 @@
 #include "cli.h"
 #include "cuda_check.h"
 #include "lab_exit.h"
+#include "rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 int lab_gpu_count(char *why, size_t why_len)
 {
@@ -179,4 +181,42 @@ void lab_peer_access_reset(void)
         for (int p = 0; p < LAB_MAX_GPUS; p++)
             if (peer_on[d][p])
                 (void)lab_peer_access(d, p, false);
+}
+
+static void version_text(int v, char *out, size_t len)
+{
+    snprintf(out, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+void lab_describe_machine(struct lab_rows *rows, int gpus)
+{
+    char when[32] = "", runtime[16] = "?", driver[16] = "none";
+    int v = 0;
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%d", gmtime(&now));
+    if (cudaRuntimeGetVersion(&v) == cudaSuccess)
+        version_text(v, runtime, sizeof runtime);
+    if (cudaDriverGetVersion(&v) == cudaSuccess && v > 0)
+        version_text(v, driver, sizeof driver);
+    (void)cudaGetLastError();
+    lab_row row = lab_row_empty("machine", "date");
+    lab_row_set(row.value, sizeof row.value, "%s", when);
+    lab_rows_add(rows, &row);
+    row = lab_row_empty("machine", "cuda");
+    lab_row_set(row.value, sizeof row.value, "%s", runtime);
+    lab_row_set(row.detail, sizeof row.detail, "runtime %s; driver supports %s", runtime, driver);
+    lab_rows_add(rows, &row);
+    for (int dev = 0; dev < gpus; dev++) {
+        struct cudaDeviceProp prop;
+        char bus[32] = "";
+        CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+        CUDA_CHECK(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, dev));
+        row = lab_row_empty("machine", "gpu");
+        row.src = dev;
+        lab_row_set(row.value, sizeof row.value, "%s", prop.name);
+        lab_row_set(row.detail, sizeof row.detail, "cc %d.%d; %d SMs; %zu MiB; PCI %s",
+                    prop.major, prop.minor, prop.multiProcessorCount,
+                    (size_t)(prop.totalGlobalMem >> 20), bus);
+        lab_rows_add(rows, &row);
+    }
 }

@@ -88,6 +88,15 @@ cudaError_t lab_enable_peer(int dev, int peer);
  */
 cudaError_t lab_disable_peer(int dev, int peer);
 
+struct lab_rows;
+
+/**
+ * @brief Append "machine" rows: one per GPU (name, compute capability, PCI
+ *        id, memory), the CUDA runtime and driver versions, and the date, so
+ *        that every result file says where and when it was measured.
+ */
+void lab_describe_machine(struct lab_rows *rows, int gpus);
+
 /** Most GPUs the peer-access bookkeeping tracks. */
 #define LAB_MAX_GPUS 64
 

@@ -113,7 +113,8 @@ static int run_chosen(lab_ctx *ctx, const lab_definition *lab, const bool *chose
         char why[256] = "";
         if (e->can_run != NULL && !e->can_run(ctx, why, sizeof why)) {
             note_skip(ctx, e, why);
-            snprintf(last_why, why_len, "%s", why);
+            if (last_why[0] == '\0') /* the first reason: the least a run needs */
+                snprintf(last_why, why_len, "%s", why);
             continue;
         }
         if (ctx->args.progress)
@@ -187,6 +188,7 @@ int lab_run_program(const lab_definition *lab, int argc, char **argv)
     if (highest >= ctx.gpus && ctx.gpus > 0)
         lab_usage_error(ctx.prog, "GPU %ld does not exist: this machine has %d GPU%s (0..%d)",
                         highest, ctx.gpus, ctx.gpus == 1 ? "" : "s", ctx.gpus - 1);
+    lab_describe_machine(&ctx.rows, ctx.gpus);
     int status = lab->setup ? lab->setup(&ctx) : 0;
     if (status != 0)
         return status;

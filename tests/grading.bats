@@ -3,6 +3,10 @@
 
 load helpers/lab
 
+setup() {
+    [ -d "$REPO_ROOT/solutions" ] || skip "the instructor's tools: not in the student tree"
+}
+
 score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.json
     run awk -v rules="$REPO_ROOT/tests/points.tsv" -v json="$BATS_TEST_TMPDIR/summary.json" \
         -f "$REPO_ROOT/tools/score-tap.awk" "$1"
@@ -11,9 +15,9 @@ score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.
 @test "grading: an untouched skeleton scores zero, each failure naming its TODO" {
     score "$FIXTURES/grade-skeleton-lab01.tap"
     assert_success
-    assert_line --regexp '^01 +5 of 16 +0 of 11'
-    assert_line --regexp '^total +0 of 11'
-    assert_output --partial "TODO 01.1 is not done yet (labs/01-peer-checks/peer_checks.c:"
+    assert_line --regexp '^01 +5 of 16 +0 of 11 +0 points'
+    assert_line --regexp '^total +0 of 11 +0 points'
+    assert_output --partial "TODO 01.1 is not done yet (labs/01-peer-checks/"
 }
 
 @test "grading: a complete lab scores full marks" {
@@ -23,10 +27,10 @@ score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.
     refute_output --partial "Not passed"
 }
 
-@test "grading: skipped tests earn no points and say why" {
+@test "grading: skipped tests are not checkable here: neither earned nor lost, counted apart, saying why" {
     sed 's/^not ok \([0-9]*\) \(.*\)$/ok \1 \2 # skip needs 2 GPUs/' "$FIXTURES/grade-skeleton-lab01.tap" >"$BATS_TEST_TMPDIR/skipped.tap"
     score "$BATS_TEST_TMPDIR/skipped.tap"
-    assert_line --regexp '^01 +5 of 16 +0 of 11'
+    assert_line --regexp '^01 +5 of 16 +0 of 0 +11 points'
     assert_output --partial "skipped: needs 2 GPUs"
 }
 
@@ -36,20 +40,22 @@ score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.
     run python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 lab = d["labs"][0]
-print(d["points"], d["max_points"], lab["lab"], len(lab["tests"]),
+print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab["tests"]),
       sum(t["state"] == "failed" for t in lab["tests"]))' "$BATS_TEST_TMPDIR/summary.json"
     assert_success
-    assert_output "0 11 01 16 11"
+    assert_output "0 11 0 01 16 11"
 }
 
-@test "grading: make grade without GPUs says it needs them and fails" {
-    [ "$(gpu_count)" -lt 2 ] || skip "this machine has GPUs: grading runs for real"
-    run "$REPO_ROOT/tools/grade.sh"
-    assert_failure
-    assert_output --partial "needs 2"
+@test "grading: make grade scores the reference in full and the untouched skeletons zero, for what this machine can check" {
+    run make -s -C "$REPO_ROOT" grade GRADE_BUILD=ref BUILD="$BUILD_DIR" CUDA_ARCH=90
+    assert_line --regexp '^total +([0-9]+) of \1 +[0-9]+ points'
+    refute_line --regexp '^ +\[failed\]'
+    run make -s -C "$REPO_ROOT" grade BUILD="$BUILD_DIR" CUDA_ARCH=90
+    assert_line --regexp '^total +0 of [1-9][0-9]* +[0-9]+ points'
+    assert_output --partial "is not done yet"
 }
 
-@test "grading: the handout has no solutions, builds, and its make check runs" {
+@test "grading: the student tree is a product of its own: its README, its targets, each of them working" {
     local out="$BATS_TEST_TMPDIR/h"
     run make -s -C "$REPO_ROOT" handout BUILD="$out"
     assert_success
@@ -57,26 +63,45 @@ print(d["points"], d["max_points"], lab["lab"], len(lab["tests"]),
     assert_file_exists "$out/handout/p2p-course.tar.gz"
     assert_dir_not_exists "$tree/solutions"
     assert_dir_not_exists "$tree/tests/mistakes"
+    assert_dir_not_exists "$tree/tools/lab-template"
     run grep -rl --include='*.c' --include='*.cu' --include='*.h' 'LAB_SKELETON' "$tree"
     assert_failure
-    run make -s -C "$tree" student tools CUDA_ARCH=90
+    # Its README is the student's: what to do, in order; nothing of the instructor's.
+    run grep -cE 'solutions/|GRADE_BUILD|mistakes' "$tree/README.md"
+    assert_output 0
+    grep -q 'make check LAB=01' "$tree/README.md" || fail "the student README does not say how to check a lab"
+    # make help offers only what works there.
+    run make -s -C "$tree" BUILD=build help CUDA_ARCH=90
     assert_success
-    run make -s -C "$tree" check LAB=01 CUDA_ARCH=90 LAB_NO_INSTALL=1
-    # Without GPUs the lab's GPU tests skip and the rest pass; with GPUs the
-    # untouched skeleton fails, naming its first TODO.
-    if [ "$(gpu_count)" -ge 2 ]; then
-        assert_failure
-        assert_output --partial "TODO 01.1 is not done yet"
-    else
-        assert_success
-    fi
-    assert_line --regexp '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'
+    refute_output --regexp '^  (reference|mistakes|skeletons|skeletons-check|handout) '
+    run make -s -C "$tree" BUILD=build mistakes CUDA_ARCH=90
+    assert_failure
+    assert_output --partial "not in the student tree"
+    # Each target it lists works on an untouched tree.
+    run make -s -C "$tree" BUILD=build all CUDA_ARCH=90
+    assert_success
+    run make -s -C "$tree" BUILD=build test CUDA_ARCH=90 LAB_NO_INSTALL=1
+    assert_success
+    assert_line --regexp '^[0-9]+ passed, 0 failed, [0-9]+ skipped$'
+    assert_output --partial "not done yet: TODO"
+    run make -s -C "$tree" BUILD=build check LAB=1 CUDA_ARCH=90 LAB_NO_INSTALL=1
+    assert_failure
+    assert_output --partial "TODO 01.1 is not done yet"
+    run make -s -C "$tree" BUILD=build run CUDA_ARCH=90 REPORT_QUICK=1
+    assert_file_exists "$tree/build/report/report.md"
+    run make -s -C "$tree" BUILD=build doctor CUDA_ARCH=90
+    assert_success
+    run make -s -C "$tree" BUILD=build grade CUDA_ARCH=90
+    assert_line --regexp '^total +0 of '
+    run make -s -C "$tree" BUILD=build clean
+    assert_success
+    assert_dir_not_exists "$tree/build"
 }
 
 @test "grading: every planted mistake still applies and builds" {
     run env CUDA_ARCH=90 "$REPO_ROOT/tools/mistakes.sh" --compile-only
     assert_success
-    assert_output --regexp 'mistakes: 0 caught, 0 missed, 0 broken'
+    assert_output --regexp 'mistakes: 0 caught, 0 missed, 0 not checkable here, 0 broken'
     local patches
     patches=$(ls "$REPO_ROOT"/tests/mistakes/lab*.patch | wc -l)
     assert_equal "$(grep -c '^BUILDS ' <<<"$output")" "$patches"
@@ -90,6 +115,7 @@ print(d["points"], d["max_points"], lab["lab"], len(lab["tests"]),
             fail "lab $number has no planted mistakes in tests/mistakes/"
     done
     for patch in "$REPO_ROOT"/tests/mistakes/*.patch; do
-        grep -q '^Mistake: ' "$patch" || fail "$patch does not say what it plants"
+        head -n 1 "$patch" | grep -qE '^# TODO [0-9]+\.[0-9]+: .{10,}' ||
+            fail "$patch: its first line must say '# TODO NN.k: the mistake it plants'"
     done
 }

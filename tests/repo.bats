@@ -31,10 +31,11 @@ lab_names() {
     mkdir -p "$copy"
     cp -r "$REPO_ROOT/tools" "$REPO_ROOT/labs" "$REPO_ROOT/solutions" "$copy/"
     local edited
-    edited=$(find "$copy/labs" -name '*.c' | sort | head -n 1)
+    edited=$(find "$copy/labs" -path '*/student/*.c' | sort | head -n 1)
     echo "/* my work */" >>"$edited"
     # Make the master differ too, so that the generator has something to write.
     local master="$copy/solutions/${edited#"$copy/labs/"}"
+    master=${master/\/student\//\/}
     echo "/* a newer master */" >>"$master"
     run "$copy/tools/skeletons.sh" generate
     assert_failure 1
@@ -56,7 +57,8 @@ lab_names() {
     echo "/* a newer master */" >>"$master"
     run "$copy/tools/skeletons.sh" generate
     assert_success
-    run tail -n 1 "$copy/labs/${master#"$copy/solutions/"}"
+    local rel=${master#"$copy/solutions/"}
+    run tail -n 1 "$copy/labs/${rel%%/*}/student/${rel#*/}"
     assert_output "/* a newer master */"
     run "$copy/tools/skeletons.sh" check
     assert_success
@@ -138,7 +140,9 @@ lab_names() {
 @test "repo: make help lists the targets and the variables" {
     run make -s -C "$REPO_ROOT" help CUDA_ARCH=90
     assert_success
-    for target in all run test check doctor skeletons clean help; do
+    local targets="all run test check doctor clean help"
+    [ -d "$REPO_ROOT/solutions" ] && targets+=" skeletons mistakes handout"
+    for target in $targets; do
         assert_line --regexp "^  $target +"
     done
     for variable in LAB CUDA_HOME NVCC CUDA_ARCH V=1; do
@@ -225,99 +229,96 @@ lab_names() {
     done
 }
 
-@test "repo: with one GPU visible every program exits 77 with the reason" {
+@test "repo: with one GPU visible every program runs, and says once what it skipped and why" {
     require_gpus 1
-    local p
-    for p in $(all_programs); do
-        CUDA_VISIBLE_DEVICES=0 run "$p"
-        [ "$status" -eq 77 ] || fail "$p exited $status with one GPU: $output"
-        [[ "$output" == *"this machine has 1"* ]] || fail "$p gave no reason: $output"
+    local p lab
+    for p in "$BUILD_DIR/$LAB_BUILD"/bin/*; do
+        lab=$(basename "$p")
+        CUDA_VISIBLE_DEVICES=0 run "$p" --quick --out "$BATS_TEST_TMPDIR/one"
+        fail_if_todo
+        [ "$status" -eq 0 ] || fail "$p exited $status with one GPU: $output"
+        # A skipped experiment is a row, and one line on stderr, never more.
+        for key in $(awk -F, '$2 == "skipped" { print $1 }' "$BATS_TEST_TMPDIR/one/$lab.csv"); do
+            [ "$(grep -c "skipped $key: " <<<"$output")" -eq 1 ] || fail "$lab: skip of $key not said once"
+        done
     done
 }
 
-# The rows of the catalogue the report quotes (tools/chapter-claims.tsv),
-# without comments and header, and their claim ids.
+# The claims of every lab: "lab<TAB>id<TAB>section<TAB>chapter<TAB>meaning".
 catalogue_rows() {
-    grep -v '^#' "$REPO_ROOT/tools/chapter-claims.tsv" | tail -n +2
+    local dir
+    for dir in "$REPO_ROOT"/labs/[0-9][0-9]-*/; do
+        grep -v '^#' "$dir/claims.tsv" | tail -n +2 | sed "s/^/$(basename "$dir")\t/"
+    done
 }
 catalogue_ids() {
-    catalogue_rows | cut -f1
+    catalogue_rows | cut -f2
 }
 
-# report_without_results DIR EXPECTED_REASON: a report with every lab skipped.
-report_without_results() {
-    local report=$1 reason=$2 id
-    assert_file_exists "$report/report.md"
-    run grep -c "| skipped: $reason" "$report/report.md"
-    assert_output "$(lab_names | wc -l)"
-    grep -q "cannot be tested on this machine ($(catalogue_ids | wc -l) of them because their lab did not run" \
-        "$report/report.md" || fail "the summary does not count the claims that were not run"
-    for id in $(catalogue_ids); do
-        grep -q "(\`$id\`) | cannot be tested here | not measured: lab [0-9]* skipped: $reason" "$report/report.md" ||
-            fail "the ledger does not say why $id was not measured"
-    done
-    assert_file_not_exists "$report/bandwidth.png"
-    grep -q '^No plots: lab 05 skipped' "$report/report.md" || fail "the report does not say why there are no plots"
-}
-
-@test "repo: make run completes its report on a machine with no GPU visible" {
-    local report="$BATS_TEST_TMPDIR/report"
+@test "repo: make run completes its report on a machine with no GPU visible, saying why once" {
+    local report="$BATS_TEST_TMPDIR/report" id lab
     CUDA_VISIBLE_DEVICES= REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
     assert_success
-    assert_output --partial "05-p2p-performance: skipped: needs 2 GPUs" # progress, as it runs
-    report_without_results "$report" "needs 2 GPUs, this machine has 0"
+    assert_file_exists "$report/report.md"
+    for lab in $(lab_names); do
+        assert_file_exists "$report/data/$lab.csv"
+    done
+    # The reason is in the table at the top, once per lab, and nowhere else.
+    run grep -cE '^\| [0-9]{2}-.*(no CUDA GPU visible|no NVIDIA driver)' "$report/report.md"
+    assert_output "$(lab_names | wc -l)"
+    run bash -c "sed -n '/^## 01-/,\$p' '$report/report.md' | grep -cE 'no CUDA GPU visible|no NVIDIA driver'"
+    assert_output 0
+    for id in $(catalogue_ids); do
+        grep -q "(\`$id\`) | cannot be tested here | lab [0-9]* could not run here" "$report/report.md" ||
+            fail "the ledger does not say why $id was not measured"
+    done
+    # What the course recorded elsewhere is shown instead, named with its hardware.
+    run grep -c "^Not measured here. What the course recorded on 2x NVIDIA H200" "$report/report.md"
+    assert_output "$(lab_names | wc -l)"
 }
 
-@test "repo: make run completes its report with one GPU visible" {
+@test "repo: with a GPU, make run writes the report from the labs' rows (labs in their quick form)" {
     require_gpus 1
-    local report="$BATS_TEST_TMPDIR/report"
-    CUDA_VISIBLE_DEVICES=0 REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
-    assert_success
-    report_without_results "$report" "needs 2 GPUs, this machine has 1"
-}
-
-@test "repo: with a P2P pair, make run writes the full report (labs in their quick form)" {
-    require_p2p_pair
-    local report="$BATS_TEST_TMPDIR/report" id
+    [ -d "$REPO_ROOT/solutions" ] || skip "runs the reference solutions: the student tree's labs are yours"
+    local report="$BATS_TEST_TMPDIR/report" id lab
     REPORT_QUICK=1 REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
     assert_success
-    assert_output --partial "running ce_bandwidth" # lab 05's progress, as it runs
     run grep -c '^| [0-9][0-9]-[a-z0-9-]* | ok |' "$report/report.md"
     assert_output "$(lab_names | wc -l)"
-    for heading in '^cudaDeviceCanAccessPeer' '^== link:' "^Chapter 4.4's table" '^One counter' \
-        '^Histogram' '^Latency of one atomic'; do
-        grep -qE "$heading" "$report/report.md" || fail "the report lacks the block '$heading'"
+    for lab in $(lab_names); do
+        run head -1 "$report/data/$lab.csv"
+        assert_output "$(cat "$FIXTURES/rows-header.csv")"
+        grep -q "^## $lab$" "$report/report.md" || fail "the report has no section for $lab"
     done
-    if command -v gnuplot >/dev/null; then
-        for png in bandwidth latency; do
-            grep -qF "]($png.png)" "$report/report.md" || fail "the report does not show $png.png"
-            [ "$(head -c 4 "$report/$png.png" | tail -c 3)" = PNG ] || fail "$png.png is not a PNG image"
-        done
-    else
-        grep -q '^No plots: gnuplot is not installed' "$report/report.md" || fail "no plots and no reason"
-    fi
     for id in $(catalogue_ids); do
         grep -qE "\(\`$id\`\) \| (\*\*holds\*\*|\*\*does not hold\*\*|cannot be tested here) \| [^|]*[0-9a-z]" \
-            "$report/report.md" || fail "the ledger has no verdict with a measurement for $id"
+            "$report/report.md" || fail "the ledger has no verdict with a measurement or reason for $id"
     done
-    refute_output --partial "claims missing from"
-    run grep -c '| not measured: ' "$report/report.md"
-    assert_output 0
+    # The ledger is the rows: each verdict there is the one in the lab's result file.
+    while IFS=$'\t' read -r id lab section verdict rest; do
+        [ "$id" = id ] && continue
+        grep -q "^claim,$id,.*,$verdict," "$report/data/$lab.csv" || fail "$id: ledger says $verdict, the rows do not"
+    done <"$report/claims.tsv"
 }
 
-@test "repo: every claim a lab prints is in the catalogue the report quotes, under its lab" {
-    local n id lab section
-    for n in $(lab_names | cut -c1-2); do
-        for id in $(grep '^claim,' "$FIXTURES/lab$n-run.csv" | tr ',' '\n' | grep -E '^[a-z][a-z0-9_]+$' | grep -vxE 'claim|holds|does_not_hold|not_testable'); do
-            lab=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$REPO_ROOT/tools/chapter-claims.tsv")
-            [ "$lab" = "$n" ] || fail "claim $id of lab $n: the catalogue says lab '${lab}'"
-        done
-    done
-    while IFS=$'\t' read -r id lab section quote meaning; do
-        grep -qE "^claim,(.*,)?$id," "$FIXTURES/lab$lab-run.csv" || fail "$id: lab $lab's recorded run has no such claim"
+@test "repo: every lab's claims are quoted with a section, and judged in its recorded run" {
+    local lab id section quote meaning n
+    while IFS=$'\t' read -r lab id section quote meaning; do
+        n=${lab%%-*}
+        grep -qE "^claim,$id,.*,4\.[1-4],.*,(holds|does_not_hold|untested)," "$FIXTURES/lab$n-run.csv" ||
+            fail "$id: lab $n's recorded run does not judge it"
         [[ "$section" =~ ^4\.[1-4]$ ]] || fail "$id: section '$section' is not one of 4.1-4.4"
         [ -n "$quote" ] && [ -n "$meaning" ] || fail "$id: no quote or no meaning"
+        # Word for word: each part between the elisions (…) is in the chapter.
+        local chapter="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt" part
+        [ -f "$chapter" ] || continue
+        while IFS= read -r part; do
+            part=$(sed -E 's/^ +//; s/ +$//' <<<"$part")
+            [ -z "$part" ] || grep -qF -- "$part" "$chapter" ||
+                fail "$id: the quote is not word for word in the chapter: '$part'"
+        done < <(sed 's/…/\n/g' <<<"$quote")
     done < <(catalogue_rows)
+    [ "$(catalogue_ids | sort | uniq -d)" = "" ] || fail "claim ids used twice: $(catalogue_ids | sort | uniq -d)"
 }
 
 @test "repo: an interrupted make run leaves the previous report as it was" {
@@ -329,7 +330,7 @@ report_without_results() {
     echo "the previous report" >"$report/report.md"
     # Its own process group, which Ctrl-C in a terminal or a job's kill hits
     # as a whole (SIGTERM: a background job of a script ignores SIGINT).
-    BUILD="$fake" REPORT_DIR="$report" setsid "$REPO_ROOT/tools/run-report.sh" >"$BATS_TEST_TMPDIR/log" 2>&1 &
+    BUILD="$fake" RUN_BUILD=ref REPORT_DIR="$report" setsid "$REPO_ROOT/tools/run-report.sh" >"$BATS_TEST_TMPDIR/log" 2>&1 &
     pid=$!
     until grep -q started "$BATS_TEST_TMPDIR/log"; do
         sleep 0.1
@@ -343,4 +344,57 @@ report_without_results() {
     assert_failure # no half-written report left beside it
     run cat "$BATS_TEST_TMPDIR/log"
     assert_output --partial "interrupted; $report is left as it was"
+}
+
+# student_files LAB: the student's files of a lab (labs/LAB/student/).
+student_files() {
+    find "$REPO_ROOT/labs/$1/student" -maxdepth 1 -type f \( -name '*.c' -o -name '*.cu' \) | sort
+}
+
+@test "repo: each lab's student files are at most two sources, in labs/NN-*/student/" {
+    local lab n
+    for lab in $(lab_names); do
+        assert_dir_exists "$REPO_ROOT/labs/$lab/student"
+        assert_dir_exists "$REPO_ROOT/labs/$lab/harness"
+        n=$(student_files "$lab" | wc -l)
+        [ "$n" -ge 1 ] && [ "$n" -le 2 ] || fail "labs/$lab/student holds $n sources (1 or 2 expected)"
+    done
+}
+
+@test "repo: a student file holds only TODO functions, each naming its TODO" {
+    local lab file bad
+    for lab in $(lab_names); do
+        for file in $(student_files "$lab"); do
+            # Every top-level function body of the skeleton calls LAB_TODO (a
+            # kernel, which cannot, names its TODO in a comment).
+            bad=$(awk 'FNR == 1 { depth = 0; body = "" }
+                {
+                    line = $0; sub(/\/\/.*$/, "", line)
+                    o = gsub(/\{/, "{", line); c = gsub(/\}/, "}", line)
+                    if (depth == 0 && o > 0 && $0 ~ /^\{/) { start = FNR; body = "" }
+                    if (depth > 0 || o > 0) body = body $0 "\n"
+                    depth += o - c
+                    if (start && depth == 0) {
+                        if (body !~ /LAB_TODO\("[0-9]+\.[0-9]+"\)|TODO [0-9]+\.[0-9]+/) print FILENAME ":" start
+                        start = 0
+                    }
+                }' "$file")
+            [ -z "$bad" ] || fail "functions without a TODO in a student file: $bad"
+        done
+    done
+}
+
+@test "repo: the student files of all labs together stay under 2500 lines" {
+    local total
+    total=$(cat $(for lab in $(lab_names); do student_files "$lab"; done) | wc -l)
+    [ "$total" -lt 2500 ] || fail "the student files hold $total lines"
+}
+
+@test "repo: no function of common/, a harness or a solution is over 60 lines" {
+    local long
+    long=$(find "$REPO_ROOT/common" "$REPO_ROOT/labs" "$REPO_ROOT/solutions" "$REPO_ROOT/tools" \
+            \( -name '*.c' -o -name '*.cu' \) -not -path '*/student/*' -not -path '*/lab-template/*' \
+            -print0 2>/dev/null | xargs -0 awk -f "$REPO_ROOT/tools/function-lengths.awk" |
+        awk '$1 > 60')
+    [ -z "$long" ] || fail "functions over 60 lines: $long"
 }

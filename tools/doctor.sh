@@ -25,9 +25,20 @@ for tool in bats unifdef gnuplot doxygen compute-sanitizer; do
         printf '%-9s %s\n' "$tool:" "$path"
     else
         case $tool in
-            compute-sanitizer) hint="part of the CUDA toolkit (used by make sanitize on a GPU machine)" ;;
+            compute-sanitizer) hint="comes with the CUDA toolkit, next to nvcc (Debian: sudo apt-get install nvidia-cuda-toolkit); make sanitize needs it" ;;
             gnuplot) hint="sudo apt-get install gnuplot-nox" ;;
             *) hint="sudo apt-get install $tool" ;;
+        esac
+        printf '%-9s missing — %s\n' "$tool:" "$hint"
+    fi
+done
+for tool in npm chromium; do
+    if have "$tool"; then
+        printf '%-9s %s\n' "$tool:" "$(command -v "$tool")"
+    else
+        case $tool in
+            npm) hint="sudo apt-get install npm (make slides fetches the Marp CLI with it)" ;;
+            chromium) hint="sudo apt-get install chromium (make slides renders PDFs with it; HTML without)" ;;
         esac
         printf '%-9s missing — %s\n' "$tool:" "$hint"
     fi
@@ -66,17 +77,22 @@ fi
 section "Labs on this machine"
 for dir in labs/[0-9][0-9]-*/; do
     lab=$(basename "$dir")
-    needs=$(grep -m1 -oE '^Needs: .*' "$dir/README.md" 2>/dev/null | sed 's/^Needs: //')
-    needs=${needs:-2 GPUs with peer access}
-    if [ "$n" -lt 2 ]; then
-        verdict="skips here: needs $needs, this machine has $n GPU(s)"
-    elif [[ "$needs" == *peer* ]] && [ -z "$pair" ]; then
-        verdict="skips here: needs $needs, no pair has it"
+    program="$build/ref/bin/$lab"
+    [ -x "$program" ] || program="$build/student/bin/$lab"
+    count=$("$program" --list 2>/dev/null | wc -l)
+    if [ "$n" -eq 0 ]; then
+        verdict="builds; its $count experiments skip here (no GPU)"
+    elif [ "$n" -eq 1 ]; then
+        verdict="runs here on one GPU (host link and loopback); its two-GPU experiments skip"
+    elif [ -z "$pair" ]; then
+        verdict="runs here; its peer experiments skip (no pair of GPUs has P2P both ways)"
     else
-        verdict="runs here${pair:+ (pair: GPU ${pair/ / and GPU })}"
+        verdict="runs here, every route (pair: GPU ${pair/ / and GPU })"
     fi
     printf '  %-22s %s\n' "$lab" "$verdict"
 done
-echo
-echo "Without GPUs you can still build everything (make), run the host-side tests (make test)"
-echo "and read the handouts; the GPU tests skip and say why."
+if [ "$n" -eq 0 ]; then
+    echo
+    echo "Without a GPU you can still build everything (make), run the host-side tests (make test)"
+    echo "and read the handouts; the GPU tests skip and say why."
+fi

@@ -47,28 +47,33 @@
     }
     END {
         finish_failure()
-        printf "%-6s %-14s %-12s\n", "lab", "tests passed", "points"
-        total = 0; max = 0
+        # A skipped test could not be checked on this machine: its points are
+        # neither earned nor lost, and are listed apart.
+        printf "%-6s %-14s %-12s %s\n", "lab", "tests passed", "points", "not checkable here"
+        total = 0; max = 0; unchecked = 0
         for (k = 1; k <= nlabs; k++) {
-            lab = order[k]; p = 0; t = 0; got = 0; possible = 0
+            lab = order[k]; p = 0; t = 0; got = 0; possible = 0; away = 0
             for (i = 1; i <= n; i++) if (tlab[i] == lab) {
-                t++; possible += tpts[i]
+                t++
+                if (tstate[i] == "skipped") { away += tpts[i]; continue }
+                possible += tpts[i]
                 if (tstate[i] == "passed") { p++; got += tpts[i] }
             }
-            printf "%-6s %5d of %-5d %4d of %-4d\n", lab, p, t, got, possible
-            total += got; max += possible; labgot[lab] = got; labmax[lab] = possible
+            printf "%-6s %5d of %-5d %4d of %-4d %4d points\n", lab, p, t, got, possible, away
+            total += got; max += possible; unchecked += away
+            labgot[lab] = got; labmax[lab] = possible; labaway[lab] = away
         }
-        printf "total  %18s %4d of %-4d\n", "", total, max
+        printf "total  %18s %4d of %-4d %4d points\n", "", total, max, unchecked
         printed = 0
         for (i = 1; i <= n; i++) if (tstate[i] != "passed") {
             if (!printed) { print "\nNot passed:"; printed = 1 }
             printf "  [%s] %s (%d point%s)\n      %s\n", tstate[i], tname[i], tpts[i], tpts[i] == 1 ? "" : "s",
                 tstate[i] == "skipped" ? "skipped: " treason[i] : hint[i]
         }
-        printf "{\n  \"points\": %d,\n  \"max_points\": %d,\n  \"labs\": [\n", total, max > json
+        printf "{\n  \"points\": %d,\n  \"max_points\": %d,\n  \"not_checkable_here\": %d,\n  \"labs\": [\n", total, max, unchecked > json
         for (k = 1; k <= nlabs; k++) {
             lab = order[k]
-            printf "    {\"lab\": \"%s\", \"points\": %d, \"max_points\": %d, \"tests\": [\n", lab, labgot[lab], labmax[lab] > json
+            printf "    {\"lab\": \"%s\", \"points\": %d, \"max_points\": %d, \"not_checkable_here\": %d, \"tests\": [\n", lab, labgot[lab], labmax[lab], labaway[lab] > json
             first = 1
             for (i = 1; i <= n; i++) if (tlab[i] == lab) {
                 printf "%s      {\"name\": \"%s\", \"state\": \"%s\", \"points\": %d, \"hint\": \"%s\"}", first ? "" : ",\n",

@@ -25,7 +25,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
-manifest=labs/.skeletons.sha256
+# The checksums of what was last generated: a lab on the harness layout
+# keeps its own in labs/NN-name/student/.checksums (so adding a lab touches
+# only its folders); older labs share labs/.skeletons.sha256.
+manifest_of() {
+    case $1 in
+        */student/*) echo "labs/${1%%/student/*}/student/.checksums" ;;
+        *) echo labs/.skeletons.sha256 ;;
+    esac
+}
 case "$mode" in generate|check) ;; *) echo "usage: $0 generate|check" >&2; exit 2 ;; esac
 
 if [ ! -d solutions ]; then
@@ -63,6 +71,8 @@ done < <(find solutions -type f \( -name '*.c' -o -name '*.cu' -o -name '*.h' -o
 trap 'rm -rf "$tmp" "$tmp.list"' EXIT
 
 recorded_sum() { # path -> checksum recorded at the last generate, or nothing
+    local manifest
+    manifest=$(manifest_of "$1")
     [ -f "$manifest" ] && awk -v p="$1" '$2 == p { print $1 }' "$manifest" || true
 }
 
@@ -75,7 +85,7 @@ if [ "$mode" = check ]; then
         fi
         want=$(cd "$tmp" && sha256sum "$rel" | cut -d' ' -f1)
         if [ "$(recorded_sum "$rel")" != "$want" ]; then
-            echo "skeletons: $manifest has no up-to-date checksum for $rel" >&2
+            echo "skeletons: $(manifest_of "$rel") has no up-to-date checksum for $rel" >&2
             bad=1
         fi
     done <"$tmp.list"
@@ -105,7 +115,7 @@ while IFS= read -r rel; do
             kept=1
             # Keep the old checksum so the file still counts as edited next time.
             old=$(recorded_sum "$rel")
-            [ -n "$old" ] && echo "$old  $rel" >>"$new_manifest"
+            [ -n "$old" ] && echo "$(manifest_of "$rel") $old  $rel" >>"$new_manifest"
             continue
         fi
     fi
@@ -114,8 +124,16 @@ while IFS= read -r rel; do
         cp "$tmp/$rel" "$target"
         echo "skeletons: wrote $target"
     fi
-    echo "$fresh  $rel" >>"$new_manifest"
+    echo "$(manifest_of "$rel") $fresh  $rel" >>"$new_manifest"
 done <"$tmp.list"
-mv "$new_manifest" "$manifest"
-chmod 644 "$manifest"
+# Write each manifest whole; one left with no file is removed.
+for manifest in labs/.skeletons.sha256 labs/*/student/.checksums; do
+    [ -f "$manifest" ] || continue
+    grep -q "^$manifest " "$new_manifest" || rm -f "$manifest"
+done
+cut -d' ' -f1 "$new_manifest" | sort -u | while IFS= read -r manifest; do
+    grep "^$manifest " "$new_manifest" | cut -d' ' -f2- >"$manifest"
+    chmod 644 "$manifest"
+done
+rm -f "$new_manifest"
 exit "$kept"

@@ -10,18 +10,18 @@ setup() {
     load helpers/lab
 }
 
-@test "lab @NN@: --list names the copy experiment" {
+@test "@NN@: --list names the copy experiment" {
     lab_run @NN@ --list
     assert_success
     assert_output --partial "copy"
 }
 
-@test "lab @NN@: TODO @NN@.1 byte counts (unit test, any machine)" {
+@test "@NN@: TODO @NN@.1 byte counts (unit test, any machine)" {
     unit_run @NN@
     assert_success
 }
 
-@test "lab @NN@: the copy is verified and its time is positive" {
+@test "@NN@: the copy is verified and its time is positive" {
     captured run
     assert_success
     run csv_get "$CAPTURED_CSV" verified experiment=copy

@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# The shared harness: labs are discovered, the grade cannot be forged from
+# the student's tree, and verdicts are functions of recorded rows.
+
+setup_file() {
+    load helpers/lab
+    [ -d "$REPO_ROOT/tools/lab-template" ] || return 0 # a student tree: setup() skips
+    # A scratch copy of the course with a lab 99 made from the template.
+    export SCRATCH="$BATS_FILE_TMPDIR/course"
+    mkdir -p "$SCRATCH"
+    (cd "$REPO_ROOT" && tools/source-files.sh | xargs -0 cp --parents -t "$SCRATCH")
+    git -C "$SCRATCH" init -q && git -C "$SCRATCH" add -A &&
+        git -C "$SCRATCH" -c user.name=t -c user.email=t@t commit -qm base
+    (cd "$SCRATCH" && tools/new-lab.sh 99 demo-lab >"$BATS_FILE_TMPDIR/new-lab.log" 2>&1)
+    make -s -C "$SCRATCH" -j2 all CUDA_ARCH=90 BUILD="$SCRATCH/build" >"$BATS_FILE_TMPDIR/build.log" 2>&1 ||
+        echo "build failed" >>"$BATS_FILE_TMPDIR/build.log"
+}
+
+setup() {
+    load helpers/lab
+    [ -d "$REPO_ROOT/tools/lab-template" ] || skip "the lab template is the maintainers': not in the student tree"
+}
+
+@test "frame: a new lab from the template touches only its own folders and test files" {
+    run git -C "$SCRATCH" status --porcelain --untracked-files=all
+    assert_success
+    local outside
+    outside=$(sed -E 's/^...//' <<<"$output" |
+        grep -vE '^(labs/99-demo-lab/|solutions/99-demo-lab/|tests/lab99\.bats$|tests/unit/lab99\.c$)' || true)
+    [ -z "$outside" ] || fail "adding lab 99 touched: $outside"
+    assert_file_exists "$SCRATCH/labs/99-demo-lab/student/copy_count.c"
+}
+
+@test "frame: the new lab builds, lists its experiments and appears in make help" {
+    run cat "$BATS_FILE_TMPDIR/build.log"
+    refute_output --partial "build failed"
+    run "$SCRATCH/build/ref/bin/99-demo-lab" --list
+    assert_success
+    assert_output --regexp '^copy +a verified copy'
+    run make -s -C "$SCRATCH" help CUDA_ARCH=90
+    assert_output --regexp 'labs: .*99'
+}
+
+@test "frame: the new lab's unfinished TODO names itself; its reference passes its unit tests" {
+    run "$SCRATCH/build/student/unit/99-demo-lab"
+    assert_failure
+    assert_output --regexp 'TODO 99\.1 is not done yet \(labs/99-demo-lab/student/copy_count\.c:[0-9]+\)'
+    run "$SCRATCH/build/ref/unit/99-demo-lab"
+    assert_success
+    assert_line "ok overflow"
+}
+
+@test "frame: the new lab appears in the report, with its rows as data" {
+    run env BUILD="$SCRATCH/build" REPORT_QUICK=1 "$SCRATCH/tools/run-report.sh"
+    assert_file_exists "$SCRATCH/build/report/report.md"
+    assert_file_exists "$SCRATCH/build/report/data/99-demo-lab.csv"
+    run grep -c '^## 99-demo-lab$' "$SCRATCH/build/report/report.md"
+    assert_output 1
+    run head -1 "$SCRATCH/build/report/data/99-demo-lab.csv"
+    assert_output "$(head -1 "$FIXTURES/rows-header.csv")"
+}
+
+@test "frame: the new lab is graded, and an edit of the harness in a student's tree changes no score" {
+    local student="$BATS_FILE_TMPDIR/student"
+    cp -r "$SCRATCH" "$student"
+    rm -rf "$student/build"
+    run env BUILD="$SCRATCH/build" SUBMISSION="$student" GRADE_LABS=99 "$SCRATCH/tools/grade.sh"
+    assert_line --regexp '^99 '
+    assert_line --regexp '^total +0 of [1-9]'
+    local honest
+    honest=$(grep -E '^total ' <<<"$output")
+    # The student forges the checker, the harness and the tests of its own tree.
+    printf 'int main(void) { return 0; }\n' >"$student/tests/unit/lab99.c"
+    sed -i 's/return failed;/return 0;/' "$student/tests/unit/lab99.c"
+    sed -i 's/row.verified = memcmp(got, want, bytes) == 0;/row.verified = 1;/' \
+        "$student/labs/99-demo-lab/harness/experiments.c"
+    sed -i 's/^@test /@test /; s/assert_failure/true/g; s/assert_success/true/g' "$student/tests/lab99.bats"
+    run env BUILD="$SCRATCH/build" SUBMISSION="$student" GRADE_LABS=99 "$SCRATCH/tools/grade.sh"
+    assert_equal "$(grep -E '^total ' <<<"$output")" "$honest"
+    # Graded in its own tree with the forged tests, the same work would score more.
+    run make -s -C "$student" grade GRADE_LABS=99 CUDA_ARCH=90 BUILD="$student/build"
+    local forged
+    forged=$(grep -E '^total ' <<<"$output")
+    [ "$forged" != "$honest" ] || fail "the forged tree scores the same in place: the test proves nothing"
+}
+
+@test "frame: the verdicts recomputed from every recorded run are the recorded ones" {
+    local fixture lab tool n=0
+    for fixture in "$FIXTURES"/lab[0-9][0-9]-run.csv; do
+        lab=$(basename "$fixture" | sed -E 's/^lab([0-9]+)-run\.csv$/\1/')
+        tool=$(host_tool "$lab" 2>/dev/null) || continue
+        run "$tool" check "$fixture"
+        [ "$status" -eq 0 ] || fail "lab $lab: $output"
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || fail "no recorded run has a host tool"
+}
+
+@test "frame: every lab's claims.tsv and its judges name the same claims" {
+    local dir lab tool fixture
+    for dir in "$REPO_ROOT"/labs/[0-9][0-9]-*/harness; do
+        lab=$(basename "$(dirname "$dir")")
+        tool="$BUILD_DIR/host/$lab"
+        fixture="$FIXTURES/lab${lab%%-*}-run.csv"
+        [ -f "$fixture" ] || continue
+        diff <(grep -v '^#' "$REPO_ROOT/labs/$lab/claims.tsv" | tail -n +2 | cut -f1 | sort) \
+             <("$tool" verdicts "$fixture" | awk -F, 'NR > 1 { print $2 }' | sort) ||
+            fail "$lab: claims.tsv and the lab's judges differ (< catalogue, > judges)"
+    done
+}
+
+@test "frame: a host tool refuses a file that is not a result file, naming the line" {
+    local tool
+    tool="$SCRATCH/build/host/99-demo-lab"
+    printf 'not,a,header\n' >"$BATS_TEST_TMPDIR/bad.csv"
+    run "$tool" verdicts "$BATS_TEST_TMPDIR/bad.csv"
+    assert_failure 1
+    assert_output --partial "line 1 is not the result header"
+    { head -1 "$FIXTURES/rows-header.csv"; echo "copy,x,,0,0,,12,1,1,1.0,1.0,1.0,,,1,,"; echo "copy,x,,zero,0"; } >"$BATS_TEST_TMPDIR/bad2.csv"
+    run "$tool" verdicts "$BATS_TEST_TMPDIR/bad2.csv"
+    assert_failure 1
+    assert_output --partial "line 3: not a result row"
+    run "$tool" verdicts "$BATS_TEST_TMPDIR/missing.csv"
+    assert_failure 1
+    assert_output --partial "cannot open"
+    run "$tool"
+    assert_failure 2
+}
+
+@test "frame: shared options — --list beside another option, an unknown key, a bad count: exit 2 with one line" {
+    run "$SCRATCH/build/ref/bin/99-demo-lab" --list --csv
+    assert_failure 2
+    assert_output --partial "--list takes no other option"
+    run "$SCRATCH/build/ref/bin/99-demo-lab" -t nosuch
+    assert_failure 2
+    assert_output --partial "no experiment 'nosuch'"
+    run "$SCRATCH/build/ref/bin/99-demo-lab" --reps 0
+    assert_failure 2
+    run "$SCRATCH/build/ref/bin/99-demo-lab" --csv --help
+    assert_success
+    assert_output --partial "usage: 99-demo-lab"
+}
