@@ -330,6 +330,13 @@ host_gpu() {
     assert_success
 }
 
+@test "05: the run recorded on 1x H200 met nvbandwidth's host-link bars (0.98x, latency 1.02x)" {
+    local fixture="$FIXTURES/lab05-run-1xh200.csv"
+    lab05_single_h200_gen5 "$fixture" || fail "the 1x H200 fixture does not describe one H200 on PCIe Gen5 x16"
+    run lab05_check_host_bars "$fixture"
+    assert_success
+}
+
 @test "05: the host link reaches 0.98x of nvbandwidth on a single H200 with PCIe Gen5 x16" {
     rows bars
     lab05_single_h200_gen5 "$CAPTURED_CSV" || skip "the bars are for a machine of one H200 on PCIe Gen5 x16"
