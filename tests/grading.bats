@@ -34,16 +34,22 @@ score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.
     assert_output --partial "skipped: needs 2 GPUs"
 }
 
-@test "grading: the JSON summary is valid and matches the scorecard" {
+@test "grading: summary.json comes from the JUnit file through a real serialiser, tabs and quotes in hints included" {
     command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
-    score "$FIXTURES/grade-skeleton-lab01.tap"
+    local junit="$BATS_TEST_TMPDIR/junit.xml"
+    # A hint with a tab, quotes and a backslash must still give valid JSON.
+    sed 's|see the handout&#39;s step 01.1|a "quoted"\tword \\ and a tab: &#9;|' \
+        "$FIXTURES/grade-skeleton-nogpu.junit.xml" >"$junit"
+    run python3 "$REPO_ROOT/tools/junit-summary.py" "$junit" "$REPO_ROOT/tests/points.tsv" "$BATS_TEST_TMPDIR/s.json"
+    assert_success
     run python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 lab = d["labs"][0]
+hint = [t["hint"] for t in lab["tests"] if "TODO 01.1" in t["hint"]][0]
 print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab["tests"]),
-      sum(t["state"] == "failed" for t in lab["tests"]))' "$BATS_TEST_TMPDIR/summary.json"
+      sum(t["state"] == "failed" for t in lab["tests"]), "\t" in hint, "\"quoted\"" in hint)' "$BATS_TEST_TMPDIR/s.json"
     assert_success
-    assert_output "0 11 0 01 16 11"
+    assert_output "0 17 67 01 30 6 True True"
 }
 
 @test "grading: make grade scores the reference in full and the untouched skeletons zero, for what this machine can check" {

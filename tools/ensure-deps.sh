@@ -2,7 +2,7 @@
 # ensure-deps.sh: make sure the tools the tests use are here. Missing Debian
 # packages are installed with apt-get when running as root; otherwise the
 # command to run is printed. The script exits 1 only when a required tool
-# (Bats and its libraries, unifdef) is still missing; without an optional one
+# (Bats and its libraries, unifdef, python3) is still missing; without an optional one
 # (gnuplot, doxygen) the tests that need it skip and say why.
 # LAB_NO_INSTALL=1 only checks (for machines without a package registry).
 set -euo pipefail
@@ -24,6 +24,7 @@ for lib in bats-support bats-assert bats-file; do
     have_bats_lib "$lib" || missing+=("$lib")
 done
 have_cmd unifdef || missing+=(unifdef)
+have_cmd python3 || missing+=(python3) # make grade writes summary.json with it
 have_cmd gnuplot || optional+=(gnuplot-nox)
 have_cmd doxygen || optional+=(doxygen)
 

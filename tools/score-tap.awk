@@ -1,5 +1,6 @@
-# score-tap.awk: turn a Bats TAP stream into a scorecard and a JSON summary.
-#   awk -v rules=tests/points.tsv -v json=OUT.json -f tools/score-tap.awk tests.tap
+# score-tap.awk: turn a Bats TAP stream into a scorecard.
+#   awk -v rules=tests/points.tsv -f tools/score-tap.awk tests.tap
+# (summary.json is written from the JUnit file by tools/junit-summary.py)
 # Test names start with the lab number ("01: ..."). Lines read:
 #   "ok N NN: name"            passed
 #   "ok N NN: name # skip why" skipped (no points)
@@ -12,7 +13,6 @@
             if ((rlab[i] == "*" || rlab[i] == lab) && name ~ rpat[i]) return rpts[i]
         return 0
     }
-    function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
     function finish_failure() {
         if (pending != "") { hint[pending] = (hintline != "" ? hintline : "see " failline) }
         pending = ""; hintline = ""; failline = ""
@@ -61,7 +61,6 @@
             }
             printf "%-6s %5d of %-5d %4d of %-4d %4d points\n", lab, p, t, got, possible, away
             total += got; max += possible; unchecked += away
-            labgot[lab] = got; labmax[lab] = possible; labaway[lab] = away
         }
         printf "total  %18s %4d of %-4d %4d points\n", "", total, max, unchecked
         printed = 0
@@ -70,17 +69,4 @@
             printf "  [%s] %s (%d point%s)\n      %s\n", tstate[i], tname[i], tpts[i], tpts[i] == 1 ? "" : "s",
                 tstate[i] == "skipped" ? "skipped: " treason[i] : hint[i]
         }
-        printf "{\n  \"points\": %d,\n  \"max_points\": %d,\n  \"not_checkable_here\": %d,\n  \"labs\": [\n", total, max, unchecked > json
-        for (k = 1; k <= nlabs; k++) {
-            lab = order[k]
-            printf "    {\"lab\": \"%s\", \"points\": %d, \"max_points\": %d, \"not_checkable_here\": %d, \"tests\": [\n", lab, labgot[lab], labmax[lab], labaway[lab] > json
-            first = 1
-            for (i = 1; i <= n; i++) if (tlab[i] == lab) {
-                printf "%s      {\"name\": \"%s\", \"state\": \"%s\", \"points\": %d, \"hint\": \"%s\"}", first ? "" : ",\n",
-                    esc(tname[i]), tstate[i], tstate[i] == "passed" ? tpts[i] : 0, esc(tstate[i] == "failed" ? hint[i] : treason[i]) > json
-                first = 0
-            }
-            printf "\n    ]}%s\n", k < nlabs ? "," : "" > json
-        }
-        printf "  ]\n}\n" > json
     }

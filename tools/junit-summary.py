@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""junit-summary.py JUNIT.xml POINTS.tsv OUT.json: the grade as JSON.
+
+Reads the JUnit report Bats writes (a real XML parser) and the points rules
+of tests/points.tsv (lab, points, regular expression on the test's name;
+the first rule that matches decides), and writes the summary with a real
+JSON serialiser: per lab the points earned, the points possible on this
+machine and the points it could not check, and per test its state, points
+and hint (the unfinished TODO or the failed check; the skip reason).
+"""
+import json
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+
+def read_rules(path):
+    rules = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            lab, points, pattern = line.split("\t", 2)
+            rules.append((lab, int(points), re.compile(pattern)))
+    return rules
+
+
+def points_of(rules, lab, name):
+    for rule_lab, points, pattern in rules:
+        if rule_lab in ("*", lab) and pattern.search(name):
+            return points
+    return 0
+
+
+def hint_of(text):
+    """The unfinished TODO when there is one, else the failed check's place."""
+    lines = (text or "").splitlines()
+    for line in lines:
+        if "unfinished: TODO" in line:
+            return line.split("unfinished: ", 1)[1].strip()
+    for line in lines:
+        if "in test file" in line:
+            return "see " + line.strip().lstrip("(").rstrip(")").replace("in test file ", "")
+    return lines[-1].strip() if lines else ""
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.stderr.write(__doc__)
+        return 2
+    rules = read_rules(argv[2])
+    labs = {}
+    for case in ET.parse(argv[1]).getroot().iter("testcase"):
+        name = case.get("name", "")
+        lab = name.split(":", 1)[0]
+        points = points_of(rules, lab, name)
+        failure, skipped = case.find("failure"), case.find("skipped")
+        if failure is not None:
+            state, hint = "failed", hint_of(failure.text)
+        elif skipped is not None:
+            state, hint = "skipped", (skipped.text or skipped.get("message") or "").strip()
+        else:
+            state, hint = "passed", ""
+        entry = labs.setdefault(lab, {"lab": lab, "points": 0, "max_points": 0,
+                                      "not_checkable_here": 0, "tests": []})
+        if state == "skipped":
+            entry["not_checkable_here"] += points
+        else:
+            entry["max_points"] += points
+        if state == "passed":
+            entry["points"] += points
+        entry["tests"].append({"name": name, "state": state,
+                               "points": points if state == "passed" else 0, "hint": hint})
+    summary = {
+        "points": sum(l["points"] for l in labs.values()),
+        "max_points": sum(l["max_points"] for l in labs.values()),
+        "not_checkable_here": sum(l["not_checkable_here"] for l in labs.values()),
+        "labs": list(labs.values()),
+    }
+    with open(argv[3], "w", encoding="utf-8") as out:
+        json.dump(summary, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
