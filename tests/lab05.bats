@@ -106,17 +106,17 @@ host_gpu() {
 }
 
 @test "05: TODO 05.1 datasheet totals to per-link and per-lane rates (unit test, any machine)" {
-    lab05_unit 05.1
+    unit_run 05 05.1
     assert_success
 }
 
 @test "05: TODO 05.2 counted bytes, GB/s and the peak, every bad input refused (unit test, any machine)" {
-    lab05_unit 05.2
+    unit_run 05 05.2
     assert_success
 }
 
 @test "05: TODO 05.6 a failing enqueue is returned at once, nothing timed (unit test, any machine)" {
-    lab05_unit 05.6
+    unit_run 05 05.6
     assert_success
 }
 

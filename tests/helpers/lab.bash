@@ -14,14 +14,19 @@ BUILD_DIR="${BUILD:-build}"
 if [ -d "$REPO_ROOT/solutions" ]; then LAB_BUILD="${LAB_BUILD:-ref}"; else LAB_BUILD="${LAB_BUILD:-student}"; fi
 FIXTURES="$REPO_ROOT/tests/fixtures"
 
+# built DIR NN: the path of lab NN's executable in DIR (bin, unit, host ...).
+built() {
+    local match
+    for match in "$1/$2"-*; do
+        [ -x "$match" ] && [ -f "$match" ] && { echo "$match"; return 0; }
+    done
+    echo "lab $2: nothing built in $1 (build it with 'make')" >&2
+    return 1
+}
+
 # lab_program NN: the path of lab NN's program in the chosen build.
 lab_program() {
-    local match
-    for match in "$BUILD_DIR/$LAB_BUILD/bin/$1"-*; do
-        [ -x "$match" ] && { echo "$match"; return 0; }
-    done
-    echo "lab $1: no program in $BUILD_DIR/$LAB_BUILD/bin (build it with 'make')" >&2
-    return 1
+    built "$BUILD_DIR/$LAB_BUILD/bin" "$1"
 }
 
 # gpu_count: how many GPUs this machine has (0 without a driver).
@@ -151,12 +156,7 @@ csv_get() {
 # host_tool NN: the path of lab NN's host tool (verdicts and report from a
 # result file, no GPU needed).
 host_tool() {
-    local match
-    for match in "$BUILD_DIR/host/$1"-*; do
-        [ -x "$match" ] && { echo "$match"; return 0; }
-    done
-    echo "lab $1: no host tool in $BUILD_DIR/host (build it with 'make')" >&2
-    return 1
+    built "$BUILD_DIR/host" "$1"
 }
 
 # broken_fixture NN CASE: lab NN's recorded run with the one-line edit CASE
@@ -212,11 +212,8 @@ run_checker() {
 # which calls the student's functions directly) in the chosen build; each
 # failing case is a line "not ok CASE: what was returned and what was expected".
 unit_run() {
-    local match program=""
-    for match in "$BUILD_DIR/$LAB_BUILD/unit/$1"-*; do
-        [ -x "$match" ] && program=$match
-    done
-    [ -n "$program" ] || fail "lab $1: no unit-test driver in $BUILD_DIR/$LAB_BUILD/unit (build it with 'make')"
+    local program
+    program=$(built "$BUILD_DIR/$LAB_BUILD/unit" "$1") || fail "lab $1: no unit-test driver (build it with 'make')"
     shift
     run "$program" "$@"
     fail_if_todo

@@ -274,13 +274,3 @@ lab05_check_host_bars() {
         }' "$1"
 }
 
-# lab05_unit TODO: run lab 05's unit-test driver on one TODO's cases.
-lab05_unit() {
-    local match program=""
-    for match in "$BUILD_DIR/$LAB_BUILD/unit/05"-*; do
-        [ -x "$match" ] && program=$match
-    done
-    [ -n "$program" ] || fail "lab 05: no unit-test driver in $BUILD_DIR/$LAB_BUILD/unit (build it with 'make')"
-    run "$program" "$1"
-    fail_if_todo
-}

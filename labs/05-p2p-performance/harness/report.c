@@ -86,7 +86,7 @@ static void bandwidth(const lab_rows *rows, FILE *out)
             continue;
         fprintf(out, "| %s %s | %s | %s | %s | %s | %.1f | %.1f | %.0f%% |\n", r->experiment,
                 r->variant, r->route, lab05_ends(r, ends, sizeof ends), r->mode,
-                lab05_size(r->bytes, size, sizeof size),
+                lab_format_size(r->bytes, size, sizeof size),
                 r->gbps, r->peak_gbps, r->peak_gbps > 0 ? 100.0 * r->gbps / r->peak_gbps : 0.0);
     }
 }

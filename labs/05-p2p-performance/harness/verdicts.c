@@ -108,18 +108,6 @@ const char *lab05_ends(const lab_row *r, char *out, size_t len)
     return out;
 }
 
-const char *lab05_size(size_t bytes, char *out, size_t len)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
-    int u = 0;
-    while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
-        bytes /= 1024;
-        u++;
-    }
-    snprintf(out, len, "%zu %s", bytes, units[u]);
-    return out;
-}
-
 /* ---------------------------------------------------- the chapter's table -- */
 
 /** This machine's link of a table row's kind, as measured. */
@@ -301,7 +289,7 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
     return lab_judge(orders >= 1, said, len,
                      "GPU %d -> GPU %d at %s: NVLink (peer access on) %.1f GB/s against %s %.1f "
                      "GB/s: x%.1f = %d order(s) of magnitude rounded on a log scale", a, b,
-                     lab05_size(size, s1, sizeof s1), on->gbps,
+                     lab_format_size(size, s1, sizeof s1), on->gbps,
                      strcmp(pcie->route, "host") == 0 ? "the host's PCIe link (host -> GPU)"
                                                       : "the PCIe path through host memory (peer "
                                                         "access off)",
@@ -353,8 +341,8 @@ static lab_verdict small_transfers(const lab_rows *rows, char *said, size_t len)
     return lab_judge(small / best < 0.5, said, len,
                      "copy engine %s: below 1 MB the best is %.1f GB/s at %s = %.0f%% of the "
                      "best %.1f GB/s (at %s); half of the best is first reached at %s", who,
-                     small, lab05_size(small_size, s1, sizeof s1), 100.0 * small / best, best,
-                     lab05_size(best_size, s2, sizeof s2), lab05_size(half, s3, sizeof s3));
+                     small, lab_format_size(small_size, s1, sizeof s1), 100.0 * small / best, best,
+                     lab_format_size(best_size, s2, sizeof s2), lab_format_size(half, s3, sizeof s3));
 }
 
 /* ------------------------------------------------------------ pitfalls -- */
@@ -403,7 +391,7 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
         if (smallest == 0 || q->bytes < smallest)
             smallest = q->bytes, first = q->gbps / e->gbps;
         int w = snprintf(detail + used, sizeof detail - used, "%s%s: %.1f -> %.1f GB/s (x%.2f)",
-                         used ? "; " : "", lab05_size(q->bytes, s1, sizeof s1), q->gbps, e->gbps,
+                         used ? "; " : "", lab_format_size(q->bytes, s1, sizeof s1), q->gbps, e->gbps,
                          q->gbps / e->gbps);
         if (w > 0 && (size_t)w < sizeof detail - used)
             used += (size_t)w;
@@ -432,7 +420,7 @@ static lab_verdict cpu_timers(const lab_rows *rows, char *said, size_t len)
                      "(it timed the enqueue: %.1f us); host clock with cudaStreamSynchronize "
                      "%.1f GB/s (%+.0f%% time against events); clock() with the synchronize "
                      "%.1f GB/s (CPU time of the process)",
-                     lab05_size(ev->bytes, s1, sizeof s1), lab05_ends(ev, ends, sizeof ends),
+                     lab_format_size(ev->bytes, s1, sizeof s1), lab05_ends(ev, ends, sizeof ends),
                      ev->gbps, no->gbps, no->us.median, sy->gbps,
                      100.0 * (sy->us.median / ev->us.median - 1.0), ck->gbps);
 }

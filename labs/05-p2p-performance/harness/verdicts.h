@@ -6,6 +6,7 @@
 #define LAB05_VERDICTS_H
 
 #include "claims.h"
+#include "cli.h" /* lab_format_size */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -54,8 +55,6 @@ const lab_row *lab05_chase(const lab_rows *rows, const char *route, int owner, i
 /** @brief "GPU 0 -> GPU 1", "host -> GPU 0" ... for a row. */
 const char *lab05_ends(const lab_row *r, char *out, size_t len);
 
-/** @brief "4 B", "64 KiB", "1000000 B": the largest exact binary unit. */
-const char *lab05_size(size_t bytes, char *out, size_t len);
 
 /** @brief The verdict of one row of the chapter's table. */
 lab_verdict lab05_judge_table_row(const lab_rows *rows, const lab05_table_row *t, char *said,
