@@ -10,15 +10,15 @@ cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 out="$build/sanitize"
 nvcc=${NVCC:-nvcc}
+gpus=$("$build/tools/gpu-query" count 2>/dev/null || echo 0)
+if [ "${gpus:-0}" -lt 1 ]; then
+    echo "sanitize: the labs must run on a GPU to be sanitized; this machine has none" >&2
+    exit 1
+fi
 sanitizer=$(command -v compute-sanitizer ||
             ls "$(dirname "$(command -v "$nvcc" 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/compute-sanitizer" 2>/dev/null)
 if [ -z "$sanitizer" ]; then
     echo "sanitize: compute-sanitizer not found (it comes with the CUDA toolkit, next to nvcc)" >&2
-    exit 1
-fi
-gpus=$("$build/tools/gpu-query" count 2>/dev/null || echo 0)
-if [ "${gpus:-0}" -lt 1 ]; then
-    echo "sanitize: the labs must run on a GPU to be sanitized; this machine has none" >&2
     exit 1
 fi
 mkdir -p "$out"
@@ -41,6 +41,7 @@ for program in "$build/${RUN_BUILD:-$default_build}"/bin/[0-9][0-9]-*; do
     lab=$(basename "$program")
     # A lab's sanitize.conf says how it runs under the sanitizers:
     #   args: OPTIONS          the program's options (default: --quick)
+    #   args TOOL: OPTIONS     the program's options under one tool (default: args)
     #   TOOL: OPTIONS          extra options of one tool, e.g.
     #   memcheck: --report-api-errors no   (a lab that provokes API errors on purpose)
     conf="labs/$lab/sanitize.conf"
@@ -48,9 +49,13 @@ for program in "$build/${RUN_BUILD:-$default_build}"/bin/[0-9][0-9]-*; do
     [ ${#args[@]} -gt 0 ] || args=(--quick)
     # The four tools on one program at once: they only slow each other down.
     for tool in "${tools[@]}"; do
-        extra=$(sed -n "s/^${tool%% *}: *//p" "$conf" 2>/dev/null | head -n 1)
+        name=${tool%% *}
+        extra=$(sed -n "s/^$name: *//p" "$conf" 2>/dev/null | head -n 1)
         [ -n "$extra" ] && tool="$tool $extra"
-        sanitize_one "$program" "$tool" "$out/$lab.${tool%% *}.log" "${args[@]}" &
+        read -r -a tool_args <<<"$(sed -n "s/^args $name: *//p" "$conf" 2>/dev/null | head -n 1)"
+        [ ${#tool_args[@]} -gt 0 ] || tool_args=("${args[@]}")
+        echo "${tool_args[*]}" >"$out/$lab.$name.args"
+        sanitize_one "$program" "$tool" "$out/$lab.$name.log" "${tool_args[@]}" &
     done
     wait
     for tool in "${tools[@]}"; do
@@ -61,7 +66,8 @@ for program in "$build/${RUN_BUILD:-$default_build}"/bin/[0-9][0-9]-*; do
         summary=$(grep -m1 -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY' "$log" | sed 's/^========= //')
         [ "$status" -eq 124 ] && summary="timed out after $limit s"
         if [ "$status" -eq 0 ] || [ "$status" -eq 77 ]; then
-            printf '  ok      %-22s %-10s %s\n' "$lab" "$name" "${summary:-no report}"
+            printf '  ok      %-22s %-10s %s (%s)\n' "$lab" "$name" "${summary:-no report}" \
+                "$(cat "$out/$lab.$name.args")"
         else
             printf '  FAILED  %-22s %-10s exit %d: %s (see %s)\n' "$lab" "$name" "$status" "${summary:-}" "$log"
             bad=$((bad + 1))

@@ -184,11 +184,12 @@ static int run_all(lab_ctx *ctx, const char *key, counter_job *j, lab_route rout
 int lab04_run_counter(lab_ctx *ctx)
 {
     const lab04_state *s = ctx->lab;
-    const lab_route routes[] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
+    lab_route routes[2];
+    const size_t route_count = lab04_far_routes(s, routes);
     lab04_pair pair;
     int status = 0;
     lab04_pair_setup(&pair, s->a, -1);
-    for (size_t r = 0; r < 2; r++) {
+    for (size_t r = 0; r < route_count; r++) {
         counter_job j = {.pair = &pair};
         j.shape = routes[r] == LAB_ROUTE_HOST ? s->host_shape : s->gpu_shape;
         CUDA_CHECK(lab_far_alloc(&j.counter, routes[r], s->a, s->a, word));

@@ -13,7 +13,7 @@ extern const lab_host_part lab_host;
 static lab04_state state;
 static long opt_iters, opt_host_iters, opt_blocks, opt_threads, opt_steps;
 static size_t opt_hist, opt_host_hist;
-static bool opt_no_native;
+static bool opt_no_native, opt_no_host_atomics;
 
 static const lab_option options[] = {
     {"iters", 0, LAB_OPT_INT, "N", "increments per thread, counter in GPU memory (default 32)",
@@ -31,6 +31,9 @@ static const lab_option options[] = {
      &opt_steps, 1, 1L << 24},
     {"simulate-no-native-atomics", 0, LAB_OPT_FLAG, NULL,
      "act as if the peer link had no native atomics (its skip path)", &opt_no_native, 0, 0},
+    {"no-host-atomics", 0, LAB_OPT_FLAG, NULL,
+     "leave out every atomic on mapped host memory (see sanitize.conf)", &opt_no_host_atomics,
+     0, 0},
 };
 
 static int p2p_native(int src, int dst)
@@ -102,6 +105,7 @@ static int setup(lab_ctx *ctx)
     s->reps = ctx->args.reps ? (int)ctx->args.reps : quick ? 3 : 5;
     s->seed = (uint64_t)ctx->args.seed;
     s->simulated = opt_no_native;
+    s->no_host_atomics = opt_no_host_atomics;
     s->gpu_shape.threads = opt_threads ? (int)opt_threads : 244;
     s->gpu_shape.iters = opt_iters ? (int)opt_iters : quick ? 4 : 32;
     s->host_shape = s->gpu_shape;
@@ -138,6 +142,22 @@ bool lab04_can_run_one(const lab_ctx *ctx, char *why, size_t why_len)
 {
     return lab_need_one_gpu(ctx, why, why_len) &&
            lab_route_possible(LAB_ROUTE_HOST, state.a, -1, why, why_len);
+}
+
+bool lab04_can_run_host_atomics(const lab_ctx *ctx, char *why, size_t why_len)
+{
+    if (!lab04_can_run_one(ctx, why, why_len))
+        return false;
+    snprintf(why, why_len, "%s", state.no_host_atomics ? "--no-host-atomics: no atomics on "
+             "mapped host memory" : "");
+    return !state.no_host_atomics;
+}
+
+size_t lab04_far_routes(const lab04_state *s, lab_route routes[2])
+{
+    routes[0] = LAB_ROUTE_LOOPBACK;
+    routes[1] = LAB_ROUTE_HOST;
+    return s->no_host_atomics ? 1 : 2;
 }
 
 bool lab04_can_run_peer(const lab_ctx *ctx, char *why, size_t why_len)
@@ -338,7 +358,7 @@ static const lab_experiment experiments[] = {
     {"latency-peer", "one atomic's latency from GPU b on GPU a's memory",
      lab04_can_run_peer, lab04_run_latency_peer},
     {"cpu-gpu", "the GPU and the CPU increment one host counter at once",
-     lab04_can_run_one, lab04_run_cpu_gpu},
+     lab04_can_run_host_atomics, lab04_run_cpu_gpu},
 };
 
 const lab_definition lab_this = {

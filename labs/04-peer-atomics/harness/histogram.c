@@ -145,12 +145,13 @@ static unsigned char *upload(int dev, const unsigned char *host, size_t n)
 int lab04_run_histogram(lab_ctx *ctx)
 {
     const lab04_state *s = ctx->lab;
-    const lab_route routes[] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
+    lab_route routes[2];
+    const size_t route_count = lab04_far_routes(s, routes);
     unsigned int want[LAB04_BINS];
     lab04_pair pair;
     int status = 0;
     lab04_pair_setup(&pair, s->a, -1);
-    for (size_t r = 0; r < 2; r++) {
+    for (size_t r = 0; r < route_count; r++) {
         hist_job h = {.pair = &pair, .shape = s->gpu_shape, .want = want};
         h.n_a = routes[r] == LAB_ROUTE_HOST ? s->host_hist_bytes : s->hist_bytes;
         unsigned char *host = seeded(h.n_a, s->seed, want);

@@ -27,6 +27,7 @@ typedef struct lab04_state {
     int reps;               /**< timed runs after one warm-up */
     uint64_t seed;          /**< seed of the data and the chain */
     int simulated;          /**< --simulate-no-native-atomics */
+    bool no_host_atomics;   /**< --no-host-atomics: the far memory is a's own only */
 } lab04_state;
 
 /** @brief What lab04_repeat measured. */
@@ -69,6 +70,11 @@ lab_row lab04_row(const char *experiment, const char *variant, lab_route route, 
 
 /** @brief The experiments' can_run checks: one GPU that maps host memory; the pair. */
 bool lab04_can_run_one(const lab_ctx *ctx, char *why, size_t why_len);
+/** @brief One GPU, and atomics on mapped host memory not left out by --no-host-atomics. */
+bool lab04_can_run_host_atomics(const lab_ctx *ctx, char *why, size_t why_len);
+/** @brief Where one GPU's shared data goes: loopback, then the host link unless
+ *         --no-host-atomics. Returns how many of @p routes to use. */
+size_t lab04_far_routes(const lab04_state *s, lab_route routes[2]);
 /** @copydoc lab04_can_run_one */
 bool lab04_can_run_peer(const lab_ctx *ctx, char *why, size_t why_len);
 

@@ -129,7 +129,8 @@ static int walk_both_scopes(lab_ctx *ctx, const char *key, chain_job *c, lab_rou
 int lab04_run_latency(lab_ctx *ctx)
 {
     const lab04_state *s = ctx->lab;
-    const lab_route routes[] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
+    lab_route routes[2];
+    const size_t route_count = lab04_far_routes(s, routes);
     chain_job *c = lab_host_alloc(1, sizeof *c, "the latency chain");
     lab04_pair pair;
     int status = 0;
@@ -137,7 +138,7 @@ int lab04_run_latency(lab_ctx *ctx)
     c->pair = &pair;
     c->steps = s->chain_steps;
     make_chain(c, s->seed);
-    for (size_t r = 0; r < 2; r++) {
+    for (size_t r = 0; r < route_count; r++) {
         CUDA_CHECK(lab_far_alloc(&c->slots, routes[r], s->a, s->a, chain_bytes));
         status |= walk_both_scopes(ctx, "latency", c, routes[r], s->a);
         lab_far_free(&c->slots);
