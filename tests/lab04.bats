@@ -186,8 +186,10 @@ assert_exact() {
     run "$(host_tool 04)" check "$FIXTURES/lab04-run.csv"
     assert_success
     run "$(host_tool 04)" verdicts "$FIXTURES/lab04-run.csv"
-    assert_line --regexp '^claim,remote_atomics_100x_slower,.*,does_not_hold,.*878 ns against 208 ns locally: 4\.2x'
-    assert_line --regexp '^claim,avoid_cross_gpu_atomics,.*,holds,.*420\.4x faster'
+    assert_line --regexp '^claim,pcie_atomics_100x_slower,.*,untested,no chain of atomics both locally and over the host link'
+    assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,holds,one atomic across the peer link takes 878 ns against 208 ns locally: 4\.2x'
+    assert_line --regexp '^claim,avoid_cross_gpu_atomics,.*,holds,the same 4325376 per-thread atomics take 8803 us .* 3172 us locally: 2\.8x .* cost 1\.05x'
+    assert_line --regexp '^claim,gather_or_coarse_sync,.*,holds,.*exact in every run; 20\.6 us; 500x faster .* 0\.95x the time'
     assert_line --regexp '^claim,pcie_atomics_need_hw_support,.*,untested,'
 }
 
@@ -199,11 +201,24 @@ assert_exact() {
       echo "cpu-gpu,system,host,0,-1,gpu_and_cpu,0,1000,0,,,,,,-1,990,runs=3 gpu=800 cpu=200 lost=10 overlapped_runs=3 host_native_atomics=0 not promised"
     } >"$file"
     run "$(host_tool 04)" verdicts "$file"
-    assert_line --regexp '^claim,remote_atomics_100x_slower,.*,holds,one atomic across the host link takes 21973 ns against 208 ns locally: 105\.5x \(peer link 878 ns: 4\.2x\)'
+    assert_line --regexp '^claim,pcie_atomics_100x_slower,.*,holds,one atomic across the host link \(PCIe\) takes 21973 ns against 208 ns locally: 105\.5x; about two orders'
+    assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,holds,.*4\.2x .*; the host link \(PCIe\) takes 21973 ns: the peer link is better'
     assert_line --regexp '^claim,pcie_atomics_need_hw_support,.*,holds,.*10 of 1000 increments were lost'
     sed -i 's/lost=10 /lost=0 /; s/,990,runs/,1000,runs/' "$file"
     run "$(host_tool 04)" verdicts "$file"
     assert_line --regexp '^claim,pcie_atomics_need_hw_support,.*,untested,.*lost none of 1000 increments'
+}
+
+@test "04: the recorded 1x H200 run judges the chapter's PCIe latency on the host link" {
+    run "$(host_tool 04)" verdicts "$FIXTURES/lab04-run-1xh200.csv"
+    assert_line --regexp '^claim,pcie_atomics_100x_slower,.*,does_not_hold,one atomic across the host link \(PCIe\) takes 1079 ns against 206 ns locally: 5\.2x; not two orders .* 1503x fewer'
+    assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,untested,the claim is about a peer link'
+    # A host-link atomic chain slower than the local one by 100x would hold.
+    local slow=$BATS_TEST_TMPDIR/slow-host.csv
+    sed -E 's/^(latency,device,host,0,-1,,0,4096,5),4418\.97583,/\1,90000,/' \
+        "$FIXTURES/lab04-run-1xh200.csv" >"$slow"
+    run "$(host_tool 04)" verdicts "$slow"
+    assert_line --regexp '^claim,pcie_atomics_100x_slower,.*,holds,.*: 106\.5x; about two orders'
 }
 
 @test "04: the report section of the recorded run has the atomics tables" {
