@@ -160,7 +160,7 @@ host_gpu() {
     assert_success
     assert_output --partial "| sweep | route | transfer |"
     assert_output --partial "| latency | variant | route |"
-    assert_output --partial "| NVLink 3.0 (A100) | ~600 GB/s | ~0.1 us | does_not_hold |"
+    assert_output --partial "| NVLink 3.0 (A100) | ~600 GB/s | ~0.1 us | untested |"
 }
 
 # --- with a GPU (the host link), and two (the peer routes) --------------------
@@ -406,4 +406,56 @@ host_gpu() {
     assert_equal "$(cat "$out/05-p2p-performance.csv")" "the previous run"
     run find "$out" -type f ! -name 05-p2p-performance.csv
     assert_output ""
+}
+
+@test "05: a table row is measured only on its own link; elsewhere it is arithmetic, labelled" {
+    local tool
+    tool=$(host_tool 05)
+    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    assert_line --regexp '^claim,nvlink_table_row_nvlink3,.*,untested,NVLink 3\.0 \(A100\) is not on this machine \(its NVLink is another generation\)\. Datasheet arithmetic; not a measurement: 12 links x 25 GB/s = 300\.0 GB/s one way; 600\.0 both ways'
+    assert_line --regexp '^claim,nvlink_table_row_nvlink2,.*,untested,.*a V100 pair in a DGX-1 shares 1-2 of the 6 links'
+    run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    assert_line --regexp '^claim,nvlink_table_row_pcie3,.*,untested,PCIe Gen3 x16 is not on this machine \(its PCIe link is gen 5 x16\)'
+    # The same rows from a gen 3 x16 host link are a measurement: 55.5 GB/s is not ~12.
+    local gen3=$BATS_TEST_TMPDIR/gen3.csv
+    sed -E 's/^(link,pcie_gen,,0,-1,,0,0,0,,,,,,-1),5,/\1,3,/' "$FIXTURES/lab05-run-1xh200.csv" >"$gen3"
+    run "$tool" verdicts "$gen3"
+    assert_line --regexp '^claim,nvlink_table_row_pcie3,.*,does_not_hold,PCIe Gen3 x16 ~12 GB/s one way: host -> GPU 0; that very link; carries 55\.5 GB/s'
+}
+
+@test "05: NVLink is judged an order of magnitude faster only against a PCIe link of the same machine, at 10x" {
+    local tool file=$BATS_TEST_TMPDIR/with-host.csv
+    tool=$(host_tool 05)
+    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    assert_line --regexp '^claim,nvlink_order_of_magnitude,.*,untested,.*the host link.*staged through host memory: 38\.2 GB/s; not a link'
+    { cat "$FIXTURES/lab05-run.csv"
+      echo "ce_bandwidth,ce,host,-1,0,one_way,1073741824,1,10,19400,19300,19500,55.3,63.0,1,,"; } >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,nvlink_order_of_magnitude,.*,does_not_hold,at 1 GiB one way: NVLink GPU 0 -> GPU 1 395\.7 GB/s against the PCIe host link \(host -> GPU 0\) 55\.3 GB/s: 7\.2x'
+    sed -i 's/,19400,19300,19500,55.3,/,270000,270000,270000,3.9,/' "$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,nvlink_order_of_magnitude,.*,holds,.*3\.9 GB/s: 101\.5x'
+}
+
+@test "05: streams are judged against one copy of the same bytes, and the verdict can fail" {
+    local tool file=$BATS_TEST_TMPDIR/streams.csv
+    tool=$(host_tool 05)
+    run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    assert_line --regexp '^claim,concurrent_streams_contend,.*,holds,host -> GPU 0: 8 streams copying 32 MiB each at once carry 55\.0 GB/s in total \(6\.9 GB/s each\) against one copy of all 256 MiB in one stream 55\.4 GB/s'
+    sed -E 's/^(streams,ce,host,-1,0,one_way,33554432,1,10,4878\.33595,4865\.75985,4916\.3518),55\.0260291,/\1,80.5,/' \
+        "$FIXTURES/lab05-run-1xh200.csv" >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,concurrent_streams_contend,.*,does_not_hold,.*80\.5 GB/s in total.*more streams found bandwidth'
+}
+
+@test "05: the new 4.4 claims have their verdicts on the recorded runs" {
+    local tool
+    tool=$(host_tool 05)
+    run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    assert_line --regexp '^claim,pcie_row_latency,.*,holds,~1\.5 us \(bar 0\.75-2\.25 us\) on the host link; PCIe gen 5: a GPU load from host memory 1\.19 us .* ping-pong 1\.46 us'
+    assert_line --regexp '^claim,cpu_coherence_cause,.*,does_not_hold,CUDA has no call'
+    assert_line --regexp '^claim,p2p_best_on_one_machine,.*,untested,needs two GPUs'
+    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    assert_line --regexp '^claim,p2p_best_on_one_machine,.*,holds,GPU 0 -> GPU 1: peer access on beat host staging \(peer access off\) at 33 of 33 sizes; by 5\.0x to 11\.4x'
+    assert_line --regexp '^claim,cpu_sync_cliff,.*,holds,.*x3\.18.*x1\.01\); a cliff \(bar 2x\) for small copies only'
 }
