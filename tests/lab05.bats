@@ -459,3 +459,18 @@ host_gpu() {
     assert_line --regexp '^claim,p2p_best_on_one_machine,.*,holds,GPU 0 -> GPU 1: peer access on beat host staging \(peer access off\) at 33 of 33 sizes; by 5\.0x to 11\.4x'
     assert_line --regexp '^claim,cpu_sync_cliff,.*,holds,.*x3\.18.*x1\.01\); a cliff \(bar 2x\) for small copies only'
 }
+
+@test "05: the timer claim tests each clock the chapter names, with and without a synchronize" {
+    local tool file=$BATS_TEST_TMPDIR/timers.csv
+    tool=$(host_tool 05)
+    run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    assert_line --regexp "^claim,cpu_timers_mislead,.*,untested,needs cpu_timer's gettimeofday and blocking-sync rows"
+    row() { echo "cpu_timer,$1,host,-1,0,one_way,268435456,1,10,$2,$2,$2,,63.0153846,1,,"; }
+    { cat "$FIXTURES/lab05-run-1xh200.csv"
+      row gettimeofday_sync 4890; row gettimeofday_no_sync 3; row host_block 4900; row clock_block 150; } >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp "^claim,cpu_timers_mislead,.*,does_not_hold,256 MiB \(host -> GPU 0\): events 4878\.0 us; gettimeofday \(wall time\) 4890\.0 us synchronized \(\+0%\); 3\.0 us not; clock\(\) \(CPU time\) 4877\.5 us spinning; 150\.0 us asleep on a blocking-sync event \(3% of wall 4900\.0 us\): the reason holds for clock\(\) only"
+    sed -i 's/^cpu_timer,gettimeofday_sync,host,-1,0,one_way,268435456,1,10,4890,4890,4890,/cpu_timer,gettimeofday_sync,host,-1,0,one_way,268435456,1,10,9000,9000,9000,/' "$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp "^claim,cpu_timers_mislead,.*,holds,.*: both mislead$"
+}
