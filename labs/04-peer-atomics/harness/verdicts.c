@@ -285,6 +285,28 @@ static void draw(const lab_rows *rows, const table *t, FILE *out)
     fputc('\n', out);
 }
 
+/* The newer per-operation query can answer 0 where the older attribute says 1:
+ * say which one the measurements side with, instead of printing both bare. */
+static void capabilities_note(const lab_rows *rows, FILE *out)
+{
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *caps = &rows->row[i];
+        if (strcmp(caps->experiment, "link") || strcmp(caps->variant, "int_add_capabilities"))
+            continue;
+        const lab_row *native = lab_rows_find(rows, "link", "native_atomics", "peer", NULL, 0);
+        const lab_row *count = lab_rows_find(rows, "counter-peer", "device", "peer", "one", 0);
+        if (native == NULL || atoi(caps->value) != 0 || atoi(native->value) != 1)
+            continue;
+        fprintf(out, "\nGPU %d -> GPU %d: cudaDeviceGetP2PAtomicCapabilities reports no native "
+                "capability bit for integer add (0) while cudaDevP2PAttrNativeAtomicSupported "
+                "is 1. The two queries disagree here; %s\n", caps->src, caps->dst,
+                count == NULL ? "no peer counter ran to decide between them."
+                : count->verified == 1 ? "the peer counters, exact in every run, side with the "
+                                         "attribute."
+                                       : "the peer counters came out wrong.");
+    }
+}
+
 static void report(const lab_rows *rows, FILE *out)
 {
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
@@ -300,6 +322,7 @@ static void report(const lab_rows *rows, FILE *out)
                     r->dst, r->value);
     }
     fputc('\n', out);
+    capabilities_note(rows, out);
     for (size_t i = 0; i < rows->count; i++)
         if (strcmp(rows->row[i].variant, "skipped") == 0)
             fprintf(out, "\nSkipped `%s`: %s.\n", rows->row[i].experiment, rows->row[i].detail);
