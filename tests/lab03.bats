@@ -78,8 +78,8 @@ routes_here() {
         "--stride-size 1000|--stride-size: 1000 B is not a multiple of 256 bytes"
         "--stride-size 2G|--stride-size: 2 GiB is out of range (at most 1 GiB)"
         "--fault-timeout 0|--fault-timeout: 0 is out of range"
-        "--fault-child sideways -a 0|--fault-child: 'sideways' is not peer, pageable or unmapped"
-        "--fault-child peer -a 0|--fault-child needs -a (and -b for peer)"
+        "--fault-child sideways -a 0|--fault-child: 'sideways' is not peer, one_way, pageable or unmapped"
+        "--fault-child peer -a 0|--fault-child needs -a (and -b for peer and one_way)"
         "--seed x1|--seed: 'x1' is not a whole number"
         "-t nothing|no experiment 'nothing' (see --list)"
         "-a|option '-a' needs a value"
@@ -316,4 +316,21 @@ routes_here() {
     for id in $(grep -v '^#' "$REPO_ROOT/labs/03-peer-kernels/claims.tsv" | tail -n +2 | cut -f1); do
         assert_output --regexp "$id +4\.[13] += (holds|does_not_hold|untested)"
     done
+}
+
+@test "03: access is per direction: a read with access enabled only the other way is judged beside the one with none" {
+    local file=$BATS_TEST_TMPDIR/one-way.csv
+    { cat "$FIXTURES/lab03-run.csv"
+      echo "fault,outcome,peer_off,1,0,one_way,0,0,0,,,,,,-1,fault,"
+      echo "fault,reverse_enabled,peer_off,1,0,one_way,0,0,0,,,,,,-1,cudaSuccess,"
+      echo "fault,launch,peer_off,1,0,one_way,0,0,0,,,,,,-1,cudaSuccess,"
+      echo "fault,sync,peer_off,1,0,one_way,0,0,0,,,,,,-1,cudaErrorIllegalAddress,"; } >"$file"
+    run "$(host_tool 03)" verdicts "$file"
+    assert_line --regexp '^claim,access_without_enable_fails,.*,holds,child process: GPU 0.s kernel read GPU 1.s memory without cudaDeviceEnablePeerAccess.*; with only GPU 1 -> GPU 0 enabled: fault$'
+    run lab03_check_csv "$file"
+    assert_success
+    sed -i 's/^fault,reverse_enabled,peer_off,1,0,one_way,0,0,0,,,,,,-1,cudaSuccess,/fault,reverse_enabled,peer_off,1,0,one_way,0,0,0,,,,,,-1,cudaErrorPeerAccessUnsupported,/' "$file"
+    run lab03_check_csv "$file"
+    assert_failure
+    assert_output --partial "enabling access the other way returned cudaErrorPeerAccessUnsupported"
 }

@@ -64,7 +64,7 @@ lab03_physics() {
             next
         }
         $1 == "bounds" { if ($15 != "1") bad("bounds " $2 " on " $3 " (" $8 " floats, " $6 "): not verified"); next }
-        $1 == "fault" { fault[$2] = $16; next }
+        $1 == "fault" { fault[$6, $2] = $16; fmode[$6] = 1; next }
         { bad("unknown experiment " $1) }
         END {
             split("pull push copy_only copy_then_compute", vs, " ")
@@ -95,15 +95,17 @@ lab03_physics() {
                 if (r != "loopback" && srate[r, "stride_1"] + 0 <= f * srate[r, "stride_32"])
                     bad("coalesced reads over " r " (stride 1, " srate[r, "stride_1"] " GB/s) are not clearly faster than stride 32 (" srate[r, "stride_32"] " GB/s)")
             }
-            # (test membership first: reading fault["outcome"] would create it)
-            if ("outcome" in fault) {
-                o = fault["outcome"]
+            # Each child (mode) on its own; test membership first: reading would create it.
+            for (m in fmode) {
+                if (!((m, "outcome") in fault)) { bad("fault " m ": no outcome"); continue }
+                o = fault[m, "outcome"]
                 if (o !~ /^(fault|silent_success|wrong_data|hang|crash|not_run)$/) bad("fault outcome " o " is not one of the known outcomes")
-                for (f in fault) if (f ~ /^(launch|sync|after_a|after_b)$/ && fault[f] !~ /^(-|cudaSuccess|cudaError[A-Za-z]+)$/) bad("fault " f " is " fault[f] ", not a CUDA error name")
-                if (o == "fault" && fault["launch"] == "cudaSuccess" && fault["sync"] == "cudaSuccess") bad("fault outcome is fault, yet launch and synchronize both succeeded")
-                if (o == "silent_success" && (fault["sync"] != "cudaSuccess" || fault["data"] != "correct")) bad("fault outcome is silent_success, yet synchronize said " fault["sync"] " and the data was " fault["data"])
-                if (o == "hang" && fault["signal"] != "9") bad("fault outcome is hang, yet the child was not killed")
-                if (o == "not_run" && !("reason" in fault)) bad("fault outcome is not_run without a reason")
+                for (k in fault) { split(k, mk, SUBSEP); if (mk[1] == m && mk[2] ~ /^(launch|sync|after_a|after_b|reverse_enabled)$/ && fault[k] !~ /^(-|cudaSuccess|cudaError[A-Za-z]+)$/) bad("fault " mk[2] " is " fault[k] ", not a CUDA error name") }
+                if (o == "fault" && fault[m, "launch"] == "cudaSuccess" && fault[m, "sync"] == "cudaSuccess") bad("fault outcome is fault, yet launch and synchronize both succeeded")
+                if (o == "silent_success" && (fault[m, "sync"] != "cudaSuccess" || fault[m, "data"] != "correct")) bad("fault outcome is silent_success, yet synchronize said " fault[m, "sync"] " and the data was " fault[m, "data"])
+                if (o == "hang" && fault[m, "signal"] != "9") bad("fault outcome is hang, yet the child was not killed")
+                if (o == "not_run" && !((m, "reason") in fault)) bad("fault outcome is not_run without a reason")
+                if (m == "one_way" && fault[m, "reverse_enabled"] != "cudaSuccess") bad("fault one_way: enabling access the other way returned " fault[m, "reverse_enabled"])
             }
             exit failed
         }' "$1"

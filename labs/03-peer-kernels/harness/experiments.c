@@ -27,7 +27,7 @@ static const lab_option options[] = {
      &opt_timeout, 1, 600},
     {"simulate-child-hang", 0, LAB_OPT_FLAG, NULL, "the fault child hangs (tests the timeout)",
      &opt_hang, 0, 0},
-    {"fault-child", 0, LAB_OPT_TEXT, "MODE", "internal: be the fault child (peer, pageable, "
+    {"fault-child", 0, LAB_OPT_TEXT, "MODE", "internal: be the fault child (peer, one_way, pageable, "
      "unmapped)", &opt_child, 0, 0},
 };
 
@@ -61,11 +61,12 @@ static void read_options(const lab_ctx *ctx, lab03_state *st)
         lab_usage_error(prog, "--min-size (%s) is larger than --max-size (%s)",
                         lab_format_size(st->min_bytes, lo, sizeof lo),
                         lab_format_size(st->max_bytes, hi, sizeof hi));
-    if (opt_child && strcmp(opt_child, "peer") && strcmp(opt_child, "pageable") &&
-        strcmp(opt_child, "unmapped"))
-        lab_usage_error(prog, "--fault-child: '%s' is not peer, pageable or unmapped", opt_child);
-    if (opt_child && (ctx->args.gpu_a < 0 || (!strcmp(opt_child, "peer") && ctx->args.gpu_b < 0)))
-        lab_usage_error(prog, "--fault-child needs -a (and -b for peer)");
+    if (opt_child && strcmp(opt_child, "peer") && strcmp(opt_child, "one_way") &&
+        strcmp(opt_child, "pageable") && strcmp(opt_child, "unmapped"))
+        lab_usage_error(prog, "--fault-child: '%s' is not peer, one_way, pageable or unmapped",
+                        opt_child);
+    if (opt_child && (ctx->args.gpu_a < 0 || (lab03_fault_needs_b(opt_child) && ctx->args.gpu_b < 0)))
+        lab_usage_error(prog, "--fault-child needs -a (and -b for peer and one_way)");
     st->reps = ctx->args.reps ? (int)ctx->args.reps : q ? 3 : 10;
     st->seed = (uint64_t)ctx->args.seed;
     st->timeout_s = opt_timeout;

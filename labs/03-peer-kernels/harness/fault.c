@@ -10,7 +10,8 @@
  * end), hence a child. Modes: peer (GPU b's memory, peer access never
  * enabled), pageable (malloc'd host memory, where the GPU cannot access
  * pageable memory), unmapped (an address range mapped to nothing, where it
- * can). The child prints key=value lines, flushed at once.
+ * can), one_way (GPU b's memory, with access enabled only the other way, b
+ * to a). The child prints key=value lines, flushed at once.
  */
 #define _DEFAULT_SOURCE
 #include "lab03.h"
@@ -34,6 +35,11 @@ static void say(const char *key, const char *value)
     fflush(stdout);
 }
 
+bool lab03_fault_needs_b(const char *mode)
+{
+    return strcmp(mode, "peer") == 0 || strcmp(mode, "one_way") == 0;
+}
+
 /* What this mode's kernel reads: never given to GPU a. */
 static const float *unreachable(const char *mode, int b, const float *data)
 {
@@ -41,7 +47,7 @@ static const float *unreachable(const char *mode, int b, const float *data)
     float *src = NULL;
     if (strcmp(mode, "pageable") == 0)
         return data;
-    if (strcmp(mode, "peer") == 0) {
+    if (lab03_fault_needs_b(mode)) {
         CUDA_CHECK(cudaSetDevice(b));
         CUDA_CHECK(cudaMalloc((void **)&src, bytes));
         CUDA_CHECK(cudaMemcpy(src, data, bytes, cudaMemcpyHostToDevice));
@@ -73,7 +79,7 @@ static void say_after(const char *mode, int a, int b, const float *dst, const fl
     if (err == cudaSuccess)
         err = cudaMalloc(&probe, 256);
     say("after_a", cudaGetErrorName(err));
-    if (strcmp(mode, "peer") != 0)
+    if (!lab03_fault_needs_b(mode))
         return;
     err = cudaSetDevice(b); /* b's own memory, from b */
     if (err == cudaSuccess)
@@ -86,7 +92,7 @@ static void say_after(const char *mode, int a, int b, const float *dst, const fl
 int lab03_fault_child(const lab_ctx *ctx, const lab03_state *st, const char *mode)
 {
     const int a = (int)ctx->args.gpu_a, b = (int)ctx->args.gpu_b;
-    const bool peer = strcmp(mode, "peer") == 0;
+    const bool peer = lab03_fault_needs_b(mode);
     float *data = lab_host_alloc(FAULT_FLOATS, sizeof(float), "the fault child's data"), *dst;
     cudaError_t launch = cudaSuccess, sync = cudaSuccess;
     int attr = 0;
@@ -97,6 +103,10 @@ int lab03_fault_child(const lab_ctx *ctx, const lab03_state *st, const char *mod
         CUDA_CHECK(cudaDeviceGetAttribute(&attr, cudaDevAttrPageableMemoryAccess, a));
     say(peer ? "can_access_peer" : "pageable_access", attr ? "1" : "0");
     const float *src = unreachable(mode, b, data);
+    if (strcmp(mode, "one_way") == 0) { /* b may now read a's memory; a still may not read b's */
+        CUDA_CHECK(cudaSetDevice(b));
+        say("reverse_enabled", cudaGetErrorName(cudaDeviceEnablePeerAccess(a, 0)));
+    }
     CUDA_CHECK(cudaSetDevice(a));
     CUDA_CHECK(cudaMalloc((void **)&dst, FAULT_FLOATS * sizeof(float)));
     CUDA_CHECK(cudaMemset(dst, 0xFF, FAULT_FLOATS * sizeof(float)));
@@ -135,7 +145,7 @@ static pid_t start_child(const lab_ctx *ctx, const lab03_state *st, const char *
     snprintf(a, sizeof a, "%d", st->a);
     snprintf(b, sizeof b, "%d", st->b);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)st->seed);
-    if (strcmp(mode, "peer") == 0) {
+    if (lab03_fault_needs_b(mode)) {
         argv[n++] = "-b";
         argv[n++] = b;
     }
@@ -193,11 +203,11 @@ static void fault_row(lab_ctx *ctx, const char *mode, const char *key, const cha
                       const char *detail)
 {
     const lab03_state *st = ctx->lab;
-    const bool peer = strcmp(mode, "peer") == 0;
+    const bool peer = lab03_fault_needs_b(mode);
     lab_row row = lab_row_empty("fault", key);
     lab_row_set(row.route, sizeof row.route, "%s",
                 peer ? "peer_off" : strcmp(mode, "pageable") == 0 ? "host" : "");
-    lab_row_set(row.mode, sizeof row.mode, "%s", peer ? "no_access" : mode);
+    lab_row_set(row.mode, sizeof row.mode, "%s", strcmp(mode, "peer") == 0 ? "no_access" : mode);
     row.src = peer ? st->b : -1;
     row.dst = st->a;
     lab_row_set(row.value, sizeof row.value, "%s", value);
@@ -223,13 +233,14 @@ static const char *classify(const char *text, int late, int signal)
 static void report_rows(lab_ctx *ctx, const char *mode, const char *text, const char *outcome,
                         const double *end)
 {
-    static const char *const keys[] = {"can_access_peer", "pageable_access", "launch", "sync",
-                                       "data", "after_a", "after_b"};
+    static const char *const keys[] = {"can_access_peer", "pageable_access", "reverse_enabled",
+                                       "launch", "sync", "data", "after_a", "after_b"};
     static const char *const ends[] = {"exit_status", "signal", "seconds", "timeout_s"};
     const lab03_state *st = ctx->lab;
     char value[64], detail[200];
     snprintf(detail, sizeof detail, "GPU %d's kernel, in a child process, read %s", st->a,
              strcmp(mode, "peer") == 0 ? "GPU b's memory, peer access never enabled"
+             : strcmp(mode, "one_way") == 0 ? "GPU b's memory, access enabled only from b to a"
              : strcmp(mode, "pageable") == 0 ? "host memory never registered with CUDA"
                                             : "an address range mapped to nothing");
     fault_row(ctx, mode, "outcome", outcome, detail);
@@ -242,22 +253,12 @@ static void report_rows(lab_ctx *ctx, const char *mode, const char *text, const 
     }
 }
 
-int lab03_run_fault(lab_ctx *ctx)
+/* One child in one mode, its rows; non-zero when the child failed early. */
+static int run_mode(lab_ctx *ctx, const char *mode)
 {
     const lab03_state *st = ctx->lab;
-    const char *tool = attached_tool(), *mode = "peer";
-    int pageable = 0, fd = -1, status = 0;
-    char text[4096] = "", why[200];
-    CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, st->a));
-    if (st->b < 0)
-        mode = pageable ? "unmapped" : "pageable";
-    if (tool != NULL) {
-        snprintf(why, sizeof why, "a CUDA tool is attached (%s is set) and would report the "
-                 "child's deliberate fault as an error of this program", tool);
-        fault_row(ctx, mode, "outcome", "not_run", why);
-        fault_row(ctx, mode, "reason", "tool_attached", why);
-        return 0;
-    }
+    int fd = -1, status = 0;
+    char text[4096] = "";
     const double start = lab_host_seconds();
     const pid_t pid = start_child(ctx, st, mode, &fd);
     const int late = reap(pid, start + (double)st->timeout_s, &status);
@@ -272,9 +273,32 @@ int lab03_run_fault(lab_ctx *ctx)
     const double end[4] = {signal ? -1 : WEXITSTATUS(status), signal, seconds, st->timeout_s};
     const char *outcome = classify(text, late, signal);
     if (outcome == NULL)
-        return lab_check(ctx, 0, "the fault child exited with status %.0f before reporting "
-                         "every step (see its message above)%s", end[0],
+        return lab_check(ctx, 0, "the fault child (%s) exited with status %.0f before reporting "
+                         "every step (see its message above)%s", mode, end[0],
                          end[0] == 127 ? "; it could not run /proc/self/exe" : "");
     report_rows(ctx, mode, text, outcome, end);
     return 0;
+}
+
+int lab03_run_fault(lab_ctx *ctx)
+{
+    const lab03_state *st = ctx->lab;
+    const char *tool = attached_tool(), *mode = "peer";
+    int pageable = 0, status = 0;
+    char why[200];
+    CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, st->a));
+    if (st->b < 0)
+        mode = pageable ? "unmapped" : "pageable";
+    if (tool != NULL) {
+        snprintf(why, sizeof why, "a CUDA tool is attached (%s is set) and would report the "
+                 "child's deliberate fault as an error of this program", tool);
+        fault_row(ctx, mode, "outcome", "not_run", why);
+        fault_row(ctx, mode, "reason", "tool_attached", why);
+        return 0;
+    }
+    status |= run_mode(ctx, mode);
+    /* Access is granted per direction: b -> a enabled, a reading b still needs its own. */
+    if (st->b >= 0 && lab_can_access_peer(st->b, st->a))
+        status |= run_mode(ctx, "one_way");
+    return status;
 }

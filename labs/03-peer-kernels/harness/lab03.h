@@ -58,5 +58,7 @@ int lab03_run_fault(lab_ctx *ctx);
 
 /** @brief The child's side (--fault-child MODE); returns its exit status. */
 int lab03_fault_child(const lab_ctx *ctx, const lab03_state *st, const char *mode);
+/** @brief Does this fault mode read GPU b's memory (peer, one_way)? */
+bool lab03_fault_needs_b(const char *mode);
 
 #endif /* LAB03_H */

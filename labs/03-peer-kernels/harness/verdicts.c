@@ -104,9 +104,15 @@ static const char *fault_value(const lab_rows *rows, const char *key)
 /* "A kernel may touch peer memory only after peer access is enabled." */
 static lab_verdict judge_fault(const lab_rows *rows, char *said, size_t len)
 {
-    const lab_row *o = lab_rows_find(rows, "fault", "outcome", NULL, NULL, 0);
+    const lab_row *o = lab_rows_find(rows, "fault", "outcome", NULL, "no_access", 0);
+    const lab_row *one_way = lab_rows_find(rows, "fault", "outcome", NULL, "one_way", 0);
+    char other[160] = "";
+    o = o ? o : lab_rows_find(rows, "fault", "outcome", NULL, NULL, 0);
     if (o == NULL)
         return lab_say(LAB_UNTESTED, said, len, "the fault experiment did not run");
+    if (one_way && one_way != o)
+        snprintf(other, sizeof other, "; with only GPU %d -> GPU %d enabled: %s", o->src, o->dst,
+                 one_way->value);
     const char *launch = fault_value(rows, "launch"), *sync = fault_value(rows, "sync");
     const int peer = strcmp(o->route, "peer_off") == 0;
     char what[100], after[160];
@@ -127,13 +133,12 @@ static lab_verdict judge_fault(const lab_rows *rows, char *said, size_t len)
                        launch, sync);
     if (strcmp(o->value, "fault") == 0)
         return lab_say(LAB_HOLDS, said, len, "child process: %s: launch %s, synchronize %s; "
-                       "later calls (%s): the child's CUDA state is lost; this process carried "
-                       "on", what, launch, sync, after);
+                       "then %s: the child's CUDA state is lost, not this process's%s", what, launch, sync, after, other);
     if (strcmp(o->value, "silent_success") == 0 || strcmp(o->value, "wrong_data") == 0)
         return lab_say(LAB_DOES_NOT_HOLD, said, len, "child process: %s, and no error came "
                        "(launch %s, synchronize %s); the data was %s. The API still requires "
-                       "the call: do not rely on this", what, launch, sync,
-                       fault_value(rows, "data"));
+                       "the call: do not rely on this%s", what, launch, sync,
+                       fault_value(rows, "data"), other);
     return lab_say(LAB_UNTESTED, said, len, "the child's outcome was %s (launch %s, "
                    "synchronize %s, signal %s)", o->value, launch, sync,
                    fault_value(rows, "signal"));
