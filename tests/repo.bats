@@ -2,6 +2,7 @@
 # The repository itself: skeletons in step with the solutions, every program
 # behaving on a machine without GPUs, every lab complete.
 
+bats_require_minimum_version 1.5.0
 load helpers/lab
 
 all_programs() {
@@ -135,6 +136,44 @@ lab_names() {
         run "$p" --definitely-not-an-option
         [ "$status" -eq 2 ] || fail "$p exited $status on an unknown option"
     done
+}
+
+@test "repo: every program and host tool says a usage error the same way: one line, its name, --help" {
+    local p name args
+    for p in $(all_programs) "$BUILD_DIR"/host/*; do
+        [ -x "$p" ] || continue
+        name=$(basename "$p")
+        for args in "--definitely-not-an-option" "--reps" "extra-operand"; do
+            [[ "$p" = */host/* && "$args" = --reps ]] && continue
+            # shellcheck disable=SC2086 # the arguments are split on purpose
+            run --separate-stderr "$p" $args
+            [ "$status" -eq 2 ] || fail "$p $args exited $status"
+            [ "$(wc -l <<<"$stderr")" -eq 1 ] || fail "$p $args: not one line: $stderr"
+            [[ "$stderr" == "$name: error: "*". Try '$name --help' for usage." ]] || fail "$p $args: $stderr"
+        done
+        # --help wins wherever it stands, even after a bad option.
+        run "$p" --definitely-not-an-option --help
+        [ "$status" -eq 0 ] || fail "$p: --help after a bad option exited $status"
+        [[ "$output" == usage:* ]] || fail "$p: --help after a bad option printed no usage"
+    done
+}
+
+@test "repo: options that do not combine say which, and sizes in errors have units" {
+    local p
+    for p in $(all_programs); do
+        run "$p" -l --csv
+        assert_failure 2
+        assert_output --partial "--list takes no other option: it cannot be combined with '--csv'"
+    done
+    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 05)" --min-size 2M --max-size 1M
+    assert_failure 2
+    assert_output --partial "--min-size (2 MiB) is larger than --max-size (1 MiB)"
+    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 05)" --max-size 8G
+    assert_failure 2
+    assert_output --partial "(given 8 GiB, at most 4 GiB)"
+    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 04)" --hist-size 2G
+    assert_failure 2
+    assert_output --partial "(given 2 GiB; allowed 64 B .. 1 GiB)"
 }
 
 @test "repo: make help lists the targets and the variables" {
