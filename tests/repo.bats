@@ -176,6 +176,39 @@ lab_names() {
     assert_output --partial "(given 2 GiB; allowed 64 B .. 1 GiB)"
 }
 
+@test "repo: make doctor gives the install command for everything missing, and lab 04's atomics need" {
+    local bin="$BATS_TEST_TMPDIR/bin" t missing line
+    mkdir -p "$bin"
+    # A machine with a shell and its basic tools only.
+    for t in bash env sed awk grep cat rm wc dirname basename head ls tr; do
+        ln -s "$(command -v "$t")" "$bin/$t"
+    done
+    PATH="$bin" NVCC=/none BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    missing=$(grep -E ': +missing' <<<"$output")
+    [ "$(wc -l <<<"$missing")" -ge 8 ] || fail "too few tools reported missing: $missing"
+    while IFS= read -r line; do
+        [[ "$line" == *"sudo apt-get install "?* ]] || fail "no install command: $line"
+    done <<<"$missing"
+    assert_output --regexp "compute-sanitizer: +missing .*cuda-sanitizer-"
+    assert_output --partial "cudaDevAttrHostNativeAtomicSupported"
+}
+
+@test "repo: make doctor says 'Without a GPU' only where there is none" {
+    local fake="$BATS_TEST_TMPDIR/build"
+    mkdir -p "$fake/tools"
+    printf '#!/bin/sh\ncase $1 in count) echo 0 ;; esac\n' >"$fake/tools/gpu-query"
+    chmod +x "$fake/tools/gpu-query"
+    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    assert_output --partial "Without a GPU you can still build everything"
+    printf '#!/bin/sh\ncase $1 in count) echo 1 ;; list) echo "0: a GPU" ;; esac\n' >"$fake/tools/gpu-query"
+    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    assert_output --partial "CUDA runtime sees 1 GPU(s)"
+    refute_output --partial "Without a GPU"
+}
+
 @test "repo: make help lists the targets and the variables" {
     run make -s -C "$REPO_ROOT" help CUDA_ARCH=90
     assert_success
