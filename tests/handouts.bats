@@ -106,3 +106,55 @@ EOF
         grep -qF 'struct cudaDeviceProp' "$h" || fail "$h: does not say that C needs 'struct cudaDeviceProp'"
     done
 }
+
+CHAPTER="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt"
+
+@test "handouts: the Chinese handouts use the glossary, translate every heading, header and comment, and quote the chapter word for word" {
+    local args=()
+    [ -f "$CHAPTER" ] && args=("$CHAPTER")
+    run "$REPO_ROOT/tools/zh-handout-check.py" "${args[@]}"
+    assert_success
+    refute_output
+    [ -f "$CHAPTER" ] || skip "the chapter's text is not beside this tree: the quotes were not compared"
+}
+
+@test "handouts: the glossary is one table, and each of its avoided spellings makes the check fail" {
+    local copy head english avoid word n=0
+    head=$(grep -v '^#' "$REPO_ROOT/labs/glossary.zh-CN.tsv" | head -n 1)
+    [ "$head" = $'english\t中文\tavoid\tnote' ]
+    [ "$(grep -v '^#' "$REPO_ROOT/labs/glossary.zh-CN.tsv" | cut -f1 | sort | uniq -d)" = "" ]
+    copy=$(copy_tree)
+    cp "$copy/labs/01-peer-checks/README.zh-CN.md" "$BATS_TEST_TMPDIR/clean.md"
+    # Tab is a blank to read(1): awk picks the rows that avoid something.
+    while IFS=$'\t' read -r english avoid; do
+        word=${avoid%%|*}
+        { cat "$BATS_TEST_TMPDIR/clean.md"; echo "这里写了$word。"; } >"$copy/labs/01-peer-checks/README.zh-CN.md"
+        run "$copy/tools/zh-handout-check.py"
+        [ "$status" -eq 1 ] || fail "'$word' written into a handout passed the check"
+        assert_output --partial "'$word' is not the glossary's word for '$english'"
+        n=$((n + 1))
+    done < <(awk -F'\t' '!/^#/ { if (!h) { h = 1; next } if ($3 != "") print $1 "\t" $3 }' \
+        "$REPO_ROOT/labs/glossary.zh-CN.tsv")
+    [ "$n" -ge 8 ] || fail "only $n glossary terms name spellings to avoid"
+}
+
+@test "handouts: an untranslated heading, header or shell comment, a missing glossary link, a made-up quote: each fails" {
+    local copy h
+    copy=$(copy_tree)
+    h="$copy/labs/02-memcpy-peer/README.zh-CN.md"
+    printf '本章写道：GPU必须支持UVA。\n' >"$BATS_TEST_TMPDIR/chapter.txt"
+    cp "$h" "$BATS_TEST_TMPDIR/clean.md"
+    printf '\n## Recorded output\n\n| size | 说明 |\n|---|---|\n| 1 | 2 |\n\n```sh\nmake run   # every lab\n```\n' >>"$h"
+    run "$copy/tools/zh-handout-check.py"
+    assert_failure
+    assert_output --partial "heading not translated: ## Recorded output"
+    assert_output --partial "table header not translated: 'size'"
+    assert_output --partial "shell comment not translated: make run   # every lab"
+    grep -v 'glossary.zh-CN.tsv' "$BATS_TEST_TMPDIR/clean.md" >"$h"
+    printf '\n> GPU必须支持UVA\n\n本章说「GPU必须支持NVLink」。\n' >>"$h"
+    run "$copy/tools/zh-handout-check.py" "$BATS_TEST_TMPDIR/chapter.txt"
+    assert_failure
+    assert_output --partial "labs/02-memcpy-peer/README.zh-CN.md: does not link the glossary"
+    assert_output --partial "not the chapter's words: GPU必须支持NVLink"
+    refute_output --partial "02-memcpy-peer/README.zh-CN.md: not the chapter's words: GPU必须支持UVA"
+}
