@@ -18,7 +18,7 @@ numbers() {
 copy_tree() {
     local copy="$BATS_TEST_TMPDIR/repo"
     mkdir -p "$copy/tests"
-    cp -r "$REPO_ROOT/tools" "$REPO_ROOT/labs" "$REPO_ROOT/Makefile" "$copy/"
+    cp -r "$REPO_ROOT/tools" "$REPO_ROOT/labs" "$REPO_ROOT/Makefile" "$REPO_ROOT/README.md" "$copy/"
     cp -r "$REPO_ROOT/tests/fixtures" "$copy/tests/"
     echo "$copy"
 }
@@ -79,6 +79,17 @@ EOF
     run numbers "$copy" --check
     assert_failure
     assert_output --partial "labs/03-peer-kernels/README.zh-CN.md: '123.456 GB/s' is in none of lab 03's fixtures"
+}
+
+@test "handouts: the README's claim counts are generated too, and checked" {
+    local copy
+    copy=$(copy_tree)
+    grep -qF '<!-- numbers: ledger run-1xh200.csv -->' "$copy/README.md"
+    grep -qF '<!-- numbers: ledger run.csv -->' "$copy/README.md"
+    sed -i -E 's/: ([0-9]+) of the chapter.s/: 99 of the chapter'"'"'s/' "$copy/README.md"
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "README.md: a generated part differs from its fixture"
 }
 
 @test "handouts: a generated part cites a fixture of its own lab that exists" {

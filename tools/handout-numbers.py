@@ -14,6 +14,8 @@ KIND is
     verdicts FIXTURE  the claims' verdicts: build/host/NN-name verdicts FIXTURE
     rows FIXTURE E,F  the rows of experiments E and F: call, GPUs, answer, detail
     build-flags       how the student's files are compiled (read from the Makefile)
+    ledger KIND       (README.md) how many of the chapter's claims every lab's
+                      recording KIND (run.csv, run-1xh200.csv) judges, and on what
 
 FIXTURE is a file of tests/fixtures/ of the handout's own lab. The hardware
 of each recording is named by its file name: labNN-run.csv on 2x NVIDIA H200
@@ -161,6 +163,27 @@ def rows(lab, name, zh, experiments):
     return "```text\n" + "\n".join(lines) + "\n```\n"
 
 
+def ledger(lab, kind, zh):
+    if kind not in HARDWARE:
+        fail(f"ledger: '{kind}' is not one of {', '.join(HARDWARE)}")
+    measured = total = 0
+    gpus = []
+    for d in sorted(os.listdir(os.path.join(ROOT, "labs"))):
+        if not re.match(r"\d\d-", d):
+            continue
+        path = os.path.join(FIXTURES, f"lab{d[:2]}-{kind}")
+        if not os.path.isfile(path):
+            fail(f"ledger: lab {d} has no tests/fixtures/lab{d[:2]}-{kind}")
+        gpus = gpus or machine(path)[0]
+        for r in csv.DictReader(io.StringIO(host_tool(d, "verdicts", path))):
+            if r["experiment"] == "claim":
+                total += 1
+                measured += r["value"] in ("holds", "does_not_hold")
+    hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({HARDWARE[kind][0]})"
+    return (f"- on {hw}: {measured} of the chapter's {total} claims get a measured verdict "
+            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool).\n")
+
+
 def make_variable(text, name):
     m = re.search(rf"^{name} :=((?:.*\\\n)*.*)$", text, re.M)
     if m is None:
@@ -187,7 +210,7 @@ def build_flags(lab, name, zh):
 
 
 KINDS = {"caption": caption, "report": report, "verdicts": verdicts, "rows": rows,
-         "build-flags": build_flags}
+         "build-flags": build_flags, "ledger": ledger}
 
 
 def render(handout, text):
@@ -200,6 +223,10 @@ def render(handout, text):
             fail(f"{handout}: unknown kind '{kind}'")
         if kind == "build-flags" and name is not None:
             fail(f"{handout}: 'build-flags' takes no fixture")
+        if (kind == "ledger") != (handout == README):
+            fail(f"{handout}: 'ledger' belongs to README.md alone")
+        if kind == "ledger":
+            return m.group(1) + ledger(None, name, zh) + m.group(6)
         if kind != "build-flags" and name is None:
             fail(f"{handout}: '{kind}' needs a fixture")
         if (kind == "rows") != (extra is not None):
@@ -248,7 +275,12 @@ def stray_figures(handout, text):
     return bad
 
 
+README = os.path.join(ROOT, "README.md")
+
+
 def handouts():
+    if os.path.isfile(README):
+        yield README
     labs = os.path.join(ROOT, "labs")
     for d in sorted(os.listdir(labs)):
         for f in ("README.md", "README.zh-CN.md"):
@@ -271,7 +303,8 @@ def main(argv):
             if fresh != text:
                 problems.append(f"{os.path.relpath(h, ROOT)}: a generated part differs from its "
                                 f"fixture (run make handout-numbers)")
-            problems += stray_figures(h, fresh)
+            if h != README:
+                problems += stray_figures(h, fresh)
         elif fresh != text:
             with open(h, "w") as f:
                 f.write(fresh)
