@@ -83,6 +83,7 @@ EOF
 
 @test "handouts: the README's claim counts are generated too, and checked" {
     local copy
+    [ -d "$REPO_ROOT/solutions" ] || skip "a student tree: its README is the student's, with no claim counts"
     copy=$(copy_tree)
     grep -qF '<!-- numbers: ledger run-1xh200.csv -->' "$copy/README.md"
     grep -qF '<!-- numbers: ledger run.csv -->' "$copy/README.md"
@@ -102,7 +103,11 @@ EOF
 }
 
 @test "handouts: no hand-written line numbers in the handouts and READMEs" {
-    run grep -nE '\.(c|cu|h|sh|py|bats|mk):[0-9]+' "$REPO_ROOT/README.md" "$REPO_ROOT/tools/handout/README.md" $(handouts)
+    local readmes=() f
+    for f in "$REPO_ROOT/README.md" "$REPO_ROOT/tools/handout/README.md"; do
+        [ -f "$f" ] && readmes+=("$f")
+    done
+    run grep -nE '\.(c|cu|h|sh|py|bats|mk):[0-9]+' "${readmes[@]}" $(handouts)
     assert_failure
     refute_output
 }

@@ -262,7 +262,10 @@ lab_names() {
             fail "$lab: README.md has $(grep -c '^## ' "$en") sections, README.zh-CN.md $(grep -c '^## ' "$zh")"
         [ "$(grep -oE 'TODO [0-9]+\.[0-9]+' "$en" | sort -u)" = "$(grep -oE 'TODO [0-9]+\.[0-9]+' "$zh" | sort -u)" ] ||
             fail "$lab: the two handouts name different TODOs"
-        [ "$(grep -m1 '^Needs: ' "$en")" = "$(grep -m1 '^Needs: ' "$zh")" ] ||
+        # The needs line is translated: the GPU counts it names must agree.
+        grep -q '^Needs: ' "$en" && grep -q '^需要：' "$zh" || fail "$lab: a handout has no needs line"
+        [ "$(grep -m1 '^Needs: ' "$en" | grep -oE '[0-9]+' | tr '\n' ' ')" = \
+          "$(grep -m1 '^需要：' "$zh" | grep -oE '[0-9]+' | tr '\n' ' ')" ] ||
             fail "$lab: the two handouts state different needs"
         grep -q 'README.zh-CN.md' "$en" || fail "$lab: README.md does not link its Chinese twin"
     done
