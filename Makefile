@@ -190,12 +190,12 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 # ---------------------------------------------------------------- targets --
 .PHONY: all reference student tools run test check grade handout mistakes sanitize doctor docs \
         slides skeletons \
-        skeletons-check deps clean help
+        skeletons-check handout-numbers deps clean help
 
 # A student tree (`make handout`) has no solutions/: there every target works
 # on the student's files, and the maintainers' targets are not offered.
 STUDENT_TREE := $(if $(HAVE_SOLUTIONS),,1)
-INSTRUCTOR_ONLY := reference mistakes skeletons skeletons-check handout
+INSTRUCTOR_ONLY := reference mistakes skeletons skeletons-check handout handout-numbers
 RUN_BUILD := $(if $(STUDENT_TREE),student,ref)
 # The first recipe line of a maintainers' target: in a student tree, say so.
 instructor_only = $(if $(STUDENT_TREE),@echo "make $@: not in the student tree (it needs the reference solutions, which your instructor keeps)" >&2; exit 1)
@@ -255,6 +255,10 @@ docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
 skeletons: ## regenerate labs/ skeletons from solutions/ (never overwrites your edits)
 	$(instructor_only)
 	$(Q)tools/skeletons.sh generate
+
+handout-numbers: $(HOST_TOOLS) ## regenerate the handouts' recorded numbers from tests/fixtures/
+	$(instructor_only)
+	$(Q)BUILD=$(BUILD) tools/handout-numbers.py
 
 skeletons-check: ## fail when labs/ differs from what the generator makes
 	$(instructor_only)

@@ -20,11 +20,13 @@ void lab_usage_error(const char *prog, const char *fmt, ...)
 {
     va_list args;
     fflush(stdout);
+    /* One line, so that a script or a test reads the whole error with the
+       program's name and the way to its help. */
     fprintf(stderr, "%s: error: ", prog);
     va_start(args, fmt);
     vfprintf(stderr, fmt, args);
     va_end(args);
-    fprintf(stderr, "\nTry '%s --help' for usage.\n", prog);
+    fprintf(stderr, ". Try '%s --help' for usage.\n", prog);
     exit(LAB_EXIT_USAGE);
 }
 

@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /**
- * @brief Print "prog: error: <message>" and a pointer to --help, exit(2).
+ * @brief Print one line, "prog: error: <message>. Try 'prog --help' for usage.", and exit(2).
  * @param prog program name
  * @param fmt  printf-style message
  */

@@ -15,13 +15,20 @@
 /** Each lab's host part defines this. */
 extern const lab_host_part lab_host;
 
-static int usage(const char *prog)
+static int help(const char *prog)
 {
-    fprintf(stderr,
-            "usage: %s verdicts FILE.csv   the claims' verdicts recomputed, as CSV rows\n"
-            "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
-            "       %s report FILE.csv     the lab's report section (Markdown)\n",
-            prog, prog, prog);
+    printf("usage: %s verdicts FILE.csv   the claims' verdicts recomputed, as CSV rows\n"
+           "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
+           "       %s report FILE.csv     the lab's report section (Markdown)\n",
+           prog, prog, prog);
+    return LAB_EXIT_OK;
+}
+
+/* Bad usage: one line, as every program of the course says it. */
+static int usage(const char *prog, const char *why, const char *arg)
+{
+    fprintf(stderr, "%s: error: %s%s%s. Try '%s --help' for usage.\n", prog, why,
+            arg ? ": " : "", arg ? arg : "", prog);
     return LAB_EXIT_USAGE;
 }
 
@@ -76,8 +83,15 @@ static void report(const lab_rows *rows)
 int main(int argc, char **argv)
 {
     const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return help(prog);
     if (argc != 3)
-        return usage(prog);
+        return usage(prog, "expected a command and one file (verdicts, check or report FILE.csv)",
+                     NULL);
+    if (strcmp(argv[1], "verdicts") != 0 && strcmp(argv[1], "check") != 0 &&
+        strcmp(argv[1], "report") != 0)
+        return usage(prog, "unknown command", argv[1]);
     lab_rows recorded = {0}, fresh = {0};
     if (load(prog, argv[2], &recorded) != 0)
         return LAB_EXIT_FAIL;
@@ -96,8 +110,6 @@ int main(int argc, char **argv)
         status = check(prog, &recorded, &fresh);
     } else if (strcmp(argv[1], "report") == 0) {
         report(&fresh);
-    } else {
-        status = usage(prog);
     }
     lab_rows_free(&recorded);
     lab_rows_free(&fresh);

@@ -109,11 +109,17 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
-/* --list prints and exits: an option beside it would silently do nothing. */
-static void check_combinations(const char *prog, int argc)
+/* --list prints and exits: an option beside it would silently do nothing,
+ * so the error names that option. */
+static void check_combinations(const char *prog, int argc, char **argv)
 {
-    if (parsed.list && argc > 2)
-        lab_usage_error(prog, "--list takes no other option");
+    if (!parsed.list || argc <= 2)
+        return;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-l") != 0 && strcmp(argv[i], "--list") != 0)
+            lab_usage_error(prog, "--list takes no other option: it cannot be combined with '%s'",
+                            argv[i]);
+    lab_usage_error(prog, "--list takes no other option: it is given twice");
 }
 
 void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extra_count,
@@ -155,6 +161,6 @@ void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extr
         store(usage->prog, option_at(extra, i), optarg);
     }
     lab_no_operands(usage->prog, optind, argc, argv);
-    check_combinations(usage->prog, argc);
+    check_combinations(usage->prog, argc, argv);
     *args = parsed;
 }

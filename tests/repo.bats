@@ -2,6 +2,7 @@
 # The repository itself: skeletons in step with the solutions, every program
 # behaving on a machine without GPUs, every lab complete.
 
+bats_require_minimum_version 1.5.0
 load helpers/lab
 
 all_programs() {
@@ -137,6 +138,77 @@ lab_names() {
     done
 }
 
+@test "repo: every program and host tool says a usage error the same way: one line, its name, --help" {
+    local p name args
+    for p in $(all_programs) "$BUILD_DIR"/host/*; do
+        [ -x "$p" ] || continue
+        name=$(basename "$p")
+        for args in "--definitely-not-an-option" "--reps" "extra-operand"; do
+            [[ "$p" = */host/* && "$args" = --reps ]] && continue
+            # shellcheck disable=SC2086 # the arguments are split on purpose
+            run --separate-stderr "$p" $args
+            [ "$status" -eq 2 ] || fail "$p $args exited $status"
+            [ "$(wc -l <<<"$stderr")" -eq 1 ] || fail "$p $args: not one line: $stderr"
+            [[ "$stderr" == "$name: error: "*". Try '$name --help' for usage." ]] || fail "$p $args: $stderr"
+        done
+        # --help wins wherever it stands, even after a bad option.
+        run "$p" --definitely-not-an-option --help
+        [ "$status" -eq 0 ] || fail "$p: --help after a bad option exited $status"
+        [[ "$output" == usage:* ]] || fail "$p: --help after a bad option printed no usage"
+    done
+}
+
+@test "repo: options that do not combine say which, and sizes in errors have units" {
+    local p
+    for p in $(all_programs); do
+        run "$p" -l --csv
+        assert_failure 2
+        assert_output --partial "--list takes no other option: it cannot be combined with '--csv'"
+    done
+    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 05)" --min-size 2M --max-size 1M
+    assert_failure 2
+    assert_output --partial "--min-size (2 MiB) is larger than --max-size (1 MiB)"
+    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 05)" --max-size 8G
+    assert_failure 2
+    assert_output --partial "(given 8 GiB, at most 4 GiB)"
+    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 04)" --hist-size 2G
+    assert_failure 2
+    assert_output --partial "(given 2 GiB; allowed 64 B .. 1 GiB)"
+}
+
+@test "repo: make doctor gives the install command for everything missing, and lab 04's atomics need" {
+    local bin="$BATS_TEST_TMPDIR/bin" t missing line
+    mkdir -p "$bin"
+    # A machine with a shell and its basic tools only.
+    for t in bash env sed awk grep cat rm wc dirname basename head ls tr; do
+        ln -s "$(command -v "$t")" "$bin/$t"
+    done
+    PATH="$bin" NVCC=/none BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    missing=$(grep -E ': +missing' <<<"$output")
+    [ "$(wc -l <<<"$missing")" -ge 8 ] || fail "too few tools reported missing: $missing"
+    while IFS= read -r line; do
+        [[ "$line" == *"sudo apt-get install "?* ]] || fail "no install command: $line"
+    done <<<"$missing"
+    assert_output --regexp "compute-sanitizer: +missing .*cuda-sanitizer-"
+    assert_output --partial "cudaDevAttrHostNativeAtomicSupported"
+}
+
+@test "repo: make doctor says 'Without a GPU' only where there is none" {
+    local fake="$BATS_TEST_TMPDIR/build"
+    mkdir -p "$fake/tools"
+    printf '#!/bin/sh\ncase $1 in count) echo 0 ;; esac\n' >"$fake/tools/gpu-query"
+    chmod +x "$fake/tools/gpu-query"
+    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    assert_output --partial "Without a GPU you can still build everything"
+    printf '#!/bin/sh\ncase $1 in count) echo 1 ;; list) echo "0: a GPU" ;; esac\n' >"$fake/tools/gpu-query"
+    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    assert_output --partial "CUDA runtime sees 1 GPU(s)"
+    refute_output --partial "Without a GPU"
+}
+
 @test "repo: make help lists the targets and the variables" {
     run make -s -C "$REPO_ROOT" help CUDA_ARCH=90
     assert_success
@@ -190,7 +262,10 @@ lab_names() {
             fail "$lab: README.md has $(grep -c '^## ' "$en") sections, README.zh-CN.md $(grep -c '^## ' "$zh")"
         [ "$(grep -oE 'TODO [0-9]+\.[0-9]+' "$en" | sort -u)" = "$(grep -oE 'TODO [0-9]+\.[0-9]+' "$zh" | sort -u)" ] ||
             fail "$lab: the two handouts name different TODOs"
-        [ "$(grep -m1 '^Needs: ' "$en")" = "$(grep -m1 '^Needs: ' "$zh")" ] ||
+        # The needs line is translated: the GPU counts it names must agree.
+        grep -q '^Needs: ' "$en" && grep -q '^需要：' "$zh" || fail "$lab: a handout has no needs line"
+        [ "$(grep -m1 '^Needs: ' "$en" | grep -oE '[0-9]+' | tr '\n' ' ')" = \
+          "$(grep -m1 '^需要：' "$zh" | grep -oE '[0-9]+' | tr '\n' ' ')" ] ||
             fail "$lab: the two handouts state different needs"
         grep -q 'README.zh-CN.md' "$en" || fail "$lab: README.md does not link its Chinese twin"
     done

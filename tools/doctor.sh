@@ -11,21 +11,32 @@ query="$build/tools/gpu-query"
 section() { printf '\n== %s\n' "$1"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 
+# The CUDA toolkit's packages: NVIDIA's repository names them by version
+# (cuda-toolkit-13-0, with cuda-sanitizer-13-0 in it); Debian has one package.
+toolkit_hint() {
+    local v=${cuda_version:-X.Y}
+    echo "sudo apt-get install cuda-toolkit-${v/./-} (NVIDIA's CUDA repository; Debian and Ubuntu: nvidia-cuda-toolkit)"
+}
+
 section "Toolchain"
+cuda_version=""
 if have "$nvcc"; then
-    echo "nvcc:     $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')  ($(command -v "$nvcc"))"
+    cuda_version=$("$nvcc" --version | sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p')
+    echo "nvcc:     $cuda_version  ($(command -v "$nvcc"))"
 else
-    echo "nvcc:     missing — install the CUDA toolkit (Debian: sudo apt-get install nvidia-cuda-toolkit)"
+    echo "nvcc:     missing — the CUDA toolkit: $(toolkit_hint)"
 fi
 echo "gcc:      $(gcc -dumpfullversion 2>/dev/null || echo 'missing — sudo apt-get install gcc')"
-echo "make:     $(make --version | head -n 1)"
+have make && echo "make:     $(make --version | head -n 1)" || echo "make:     missing — sudo apt-get install make"
+have python3 && echo "python3:  $(command -v python3)" || echo "python3:  missing — sudo apt-get install python3 (grading and the handouts' numbers use it)"
 for tool in bats unifdef gnuplot doxygen compute-sanitizer; do
     path=$(command -v "$tool" || ls "$(dirname "$(command -v "$nvcc" 2>/dev/null || echo /none)")/$tool" 2>/dev/null)
     if [ -n "$path" ]; then
         printf '%-9s %s\n' "$tool:" "$path"
     else
         case $tool in
-            compute-sanitizer) hint="comes with the CUDA toolkit, next to nvcc (Debian: sudo apt-get install nvidia-cuda-toolkit); make sanitize needs it" ;;
+            compute-sanitizer) v=${cuda_version:-X.Y}
+                hint="make sanitize needs it; it is part of the CUDA toolkit, next to nvcc: sudo apt-get install cuda-sanitizer-${v/./-} (NVIDIA's CUDA repository, in cuda-toolkit-${v/./-}; Debian and Ubuntu: nvidia-cuda-toolkit)" ;;
             gnuplot) hint="sudo apt-get install gnuplot-nox" ;;
             *) hint="sudo apt-get install $tool" ;;
         esac
@@ -72,6 +83,25 @@ if [ "$n" -ge 2 ]; then
         nvidia-smi topo -m 2>/dev/null | sed 's/^/  /'
     fi
     pair=$("$query" pair 2>/dev/null) || pair=""
+fi
+
+# Lab 04 adds to one host counter from the GPU and the CPU at once: CUDA
+# promises that only where cudaDevAttrHostNativeAtomicSupported is 1.
+section "Atomics across links (lab 04)"
+atomics="$build/ref/bin/04-peer-atomics"
+[ -x "$atomics" ] || atomics="$build/student/bin/04-peer-atomics"
+if [ "$n" -eq 0 ]; then
+    echo "  lab 04's host-counter experiment needs cudaDevAttrHostNativeAtomicSupported = 1 for"
+    echo "  GPU and CPU atomics on one host object to be atomic; no GPU here to ask."
+elif [ -x "$atomics" ] && rows=$("$atomics" -t link --csv 2>/dev/null); then
+    awk -F, '$1 == "link" && $2 == "host_native_atomics" {
+                 printf "  GPU %s, host link: cudaDevAttrHostNativeAtomicSupported = %s%s\n", $4, $16,
+                        $16 == "1" ? " (GPU and CPU atomics on one host object are atomic)" :
+                        " (GPU and CPU must not update one host object at once: lab 04 shows what is lost)" }
+             $1 == "link" && $2 == "native_atomics" {
+                 printf "  GPU %s -> GPU %s: cudaDevP2PAttrNativeAtomicSupported = %s\n", $4, $5, $16 }' <<<"$rows"
+else
+    echo "  could not ask: build lab 04 first (make)"
 fi
 
 section "Labs on this machine"

@@ -91,8 +91,11 @@ static void judge_pair(lab04_state *s)
 static size_t checked_size(const char *prog, const char *name, size_t given, size_t fallback)
 {
     size_t bytes = given ? given : fallback;
+    char text[32];
+    /* The byte count stays beside the size in units: scripts match it. */
     if (bytes < 64 || bytes > ((size_t)1 << 30))
-        lab_usage_error(prog, "%s: %zu bytes is out of range (64 B .. 1 GiB)", name, bytes);
+        lab_usage_error(prog, "%s: %zu bytes is out of range (given %s; allowed 64 B .. 1 GiB)",
+                        name, bytes, lab_format_size(bytes, text, sizeof text));
     return bytes;
 }
 

@@ -59,11 +59,16 @@ static const lab_experiment experiments[] = {
 static void check_sizes(const lab_ctx *ctx)
 {
     const size_t max_allowed = (size_t)4 << 30;
+    char a[32], b[32];
+    /* The byte count stays beside the size in units: scripts match it. */
     if (opt_max_size > max_allowed)
-        lab_usage_error(ctx->prog, "--max-size: %zu bytes is more than 4GiB", opt_max_size);
+        lab_usage_error(ctx->prog, "--max-size: %zu bytes is more than 4GiB (given %s, at most %s)",
+                        opt_max_size, lab_format_size(opt_max_size, a, sizeof a),
+                        lab_format_size(max_allowed, b, sizeof b));
     if (opt_min_size && opt_max_size && opt_min_size > opt_max_size)
-        lab_usage_error(ctx->prog, "--min-size (%zu) is larger than --max-size (%zu)",
-                        opt_min_size, opt_max_size);
+        lab_usage_error(ctx->prog, "--min-size (%s) is larger than --max-size (%s)",
+                        lab_format_size(opt_min_size, a, sizeof a),
+                        lab_format_size(opt_max_size, b, sizeof b));
 }
 
 /* Powers of two from 4 B and a few odd sizes (tails that are no multiple

@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# The handouts (labs/*/README.md, README.zh-CN.md) and the READMEs: every
+# recorded number generated from the fixture it cites, no hand-written line
+# numbers, the build flags as the Makefile has them, and the Chinese
+# handouts held to one glossary and to the chapter's own words.
+
+load helpers/lab
+
+handouts() {
+    ls "$REPO_ROOT"/labs/[0-9][0-9]-*/README.md "$REPO_ROOT"/labs/[0-9][0-9]-*/README.zh-CN.md
+}
+
+numbers() {
+    BUILD="$BUILD_DIR" "$1/tools/handout-numbers.py" "${@:2}"
+}
+
+# A copy of what the generator reads, to break on purpose.
+copy_tree() {
+    local copy="$BATS_TEST_TMPDIR/repo"
+    mkdir -p "$copy/tests"
+    cp -r "$REPO_ROOT/tools" "$REPO_ROOT/labs" "$REPO_ROOT/Makefile" "$REPO_ROOT/README.md" "$copy/"
+    cp -r "$REPO_ROOT/tests/fixtures" "$copy/tests/"
+    echo "$copy"
+}
+
+@test "handouts: every generated number is what its fixture gives (make handout-numbers)" {
+    run numbers "$REPO_ROOT" --check
+    assert_success
+    refute_output
+}
+
+@test "handouts: each cites both recordings, 2x H200 NVLink and 1x H200 PCIe, with the hardware" {
+    local h nn kind fx
+    for h in $(handouts); do
+        nn=$(basename "$(dirname "$h")" | cut -c1-2)
+        for fx in "lab$nn-run.csv" "lab$nn-run-1xh200.csv"; do
+            for kind in caption report verdicts; do
+                grep -qF "<!-- numbers: $kind $fx -->" "$h" || fail "$h: no generated $kind of $fx"
+            done
+        done
+        if [[ "$h" = *.zh-CN.md ]]; then
+            grep -qF '记录于 **2× NVIDIA H200**（两块 GPU 之间为 NVLink' "$h" || fail "$h: the 2x H200 recording does not name its hardware"
+            grep -qF '记录于 **1× NVIDIA H200**（经 PCIe Gen5' "$h" || fail "$h: the 1x H200 recording does not name its hardware"
+        else
+            grep -qF 'Recorded on **2× NVIDIA H200** (NVLink' "$h" || fail "$h: the 2x H200 recording does not name its hardware"
+            grep -qF 'Recorded on **1× NVIDIA H200** (PCIe Gen5' "$h" || fail "$h: the 1x H200 recording does not name its hardware"
+        fi
+    done
+}
+
+@test "handouts: a generated number edited by hand fails the check" {
+    local copy
+    copy=$(copy_tree)
+    # The first table cell with a decimal inside a generated report.
+    python3 - "$copy/labs/02-memcpy-peer/README.md" <<'EOF'
+import re, sys
+p = sys.argv[1]
+s = open(p).read()
+a = s.index("<!-- numbers: report lab02-run.csv -->")
+m = re.compile(r"\| (\d+\.\d+) \|").search(s, a)
+s = s[:m.start(1)] + "9" + s[m.start(1):]
+open(p, "w").write(s)
+EOF
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "labs/02-memcpy-peer/README.md: a generated part differs from its fixture"
+    # Regenerating puts it right.
+    run numbers "$copy"
+    assert_success
+    assert_output --partial "wrote labs/02-memcpy-peer/README.md"
+    run numbers "$copy" --check
+    assert_success
+}
+
+@test "handouts: a measured figure outside the generated parts must be in the lab's fixtures" {
+    local copy
+    copy=$(copy_tree)
+    printf '\nThe link reached 123.456 GB/s.\n' >>"$copy/labs/03-peer-kernels/README.zh-CN.md"
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "labs/03-peer-kernels/README.zh-CN.md: '123.456 GB/s' is in none of lab 03's fixtures"
+}
+
+@test "handouts: the README's claim counts are generated too, and checked" {
+    local copy
+    [ -d "$REPO_ROOT/solutions" ] || skip "a student tree: its README is the student's, with no claim counts"
+    copy=$(copy_tree)
+    grep -qF '<!-- numbers: ledger run-1xh200.csv -->' "$copy/README.md"
+    grep -qF '<!-- numbers: ledger run.csv -->' "$copy/README.md"
+    sed -i -E 's/: ([0-9]+) of the chapter.s/: 99 of the chapter'"'"'s/' "$copy/README.md"
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "README.md: a generated part differs from its fixture"
+}
+
+@test "handouts: a generated part cites a fixture of its own lab that exists" {
+    local copy
+    copy=$(copy_tree)
+    printf '\n<!-- numbers: report lab05-run.csv -->\n<!-- /numbers -->\n' >>"$copy/labs/01-peer-checks/README.md"
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "'lab05-run.csv' is not one of its recorded runs"
+}
+
+@test "handouts: no hand-written line numbers in the handouts and READMEs" {
+    local readmes=() f
+    for f in "$REPO_ROOT/README.md" "$REPO_ROOT/tools/handout/README.md"; do
+        [ -f "$f" ] && readmes+=("$f")
+    done
+    run grep -nE '\.(c|cu|h|sh|py|bats|mk):[0-9]+' "${readmes[@]}" $(handouts)
+    assert_failure
+    refute_output
+}
+
+@test "handouts: each says how the student's code is built, with the Makefile's flags" {
+    local h warn
+    warn=$(sed -nE 's/^WARN_C := (.*)$/\1/p' "$REPO_ROOT/Makefile")
+    [ -n "$warn" ]
+    for h in $(handouts); do
+        grep -qF "<!-- numbers: build-flags -->" "$h" || fail "$h: no generated build flags"
+        grep -qF -- "-std=c11 $warn" "$h" || fail "$h: the C flags are not the Makefile's ($warn)"
+        grep -qF 'struct cudaDeviceProp' "$h" || fail "$h: does not say that C needs 'struct cudaDeviceProp'"
+    done
+}
+
+CHAPTER="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt"
+
+@test "handouts: the Chinese handouts use the glossary, translate every heading, header and comment, and quote the chapter word for word" {
+    local args=()
+    [ -f "$CHAPTER" ] && args=("$CHAPTER")
+    run "$REPO_ROOT/tools/zh-handout-check.py" "${args[@]}"
+    assert_success
+    refute_output
+    [ -f "$CHAPTER" ] || skip "the chapter's text is not beside this tree: the quotes were not compared"
+}
+
+@test "handouts: the glossary is one table, and each of its avoided spellings makes the check fail" {
+    local copy head english avoid word n=0
+    head=$(grep -v '^#' "$REPO_ROOT/labs/glossary.zh-CN.tsv" | head -n 1)
+    [ "$head" = $'english\t中文\tavoid\tnote' ]
+    [ "$(grep -v '^#' "$REPO_ROOT/labs/glossary.zh-CN.tsv" | cut -f1 | sort | uniq -d)" = "" ]
+    copy=$(copy_tree)
+    cp "$copy/labs/01-peer-checks/README.zh-CN.md" "$BATS_TEST_TMPDIR/clean.md"
+    # Tab is a blank to read(1): awk picks the rows that avoid something.
+    while IFS=$'\t' read -r english avoid; do
+        word=${avoid%%|*}
+        { cat "$BATS_TEST_TMPDIR/clean.md"; echo "这里写了$word。"; } >"$copy/labs/01-peer-checks/README.zh-CN.md"
+        run "$copy/tools/zh-handout-check.py"
+        [ "$status" -eq 1 ] || fail "'$word' written into a handout passed the check"
+        assert_output --partial "'$word' is not the glossary's word for '$english'"
+        n=$((n + 1))
+    done < <(awk -F'\t' '!/^#/ { if (!h) { h = 1; next } if ($3 != "") print $1 "\t" $3 }' \
+        "$REPO_ROOT/labs/glossary.zh-CN.tsv")
+    [ "$n" -ge 8 ] || fail "only $n glossary terms name spellings to avoid"
+}
+
+@test "handouts: an untranslated heading, header or shell comment, a missing glossary link, a made-up quote: each fails" {
+    local copy h
+    copy=$(copy_tree)
+    h="$copy/labs/02-memcpy-peer/README.zh-CN.md"
+    printf '本章写道：GPU必须支持UVA。\n' >"$BATS_TEST_TMPDIR/chapter.txt"
+    cp "$h" "$BATS_TEST_TMPDIR/clean.md"
+    printf '\n## Recorded output\n\n| size | 说明 |\n|---|---|\n| 1 | 2 |\n\n```sh\nmake run   # every lab\n```\n' >>"$h"
+    run "$copy/tools/zh-handout-check.py"
+    assert_failure
+    assert_output --partial "heading not translated: ## Recorded output"
+    assert_output --partial "table header not translated: 'size'"
+    assert_output --partial "shell comment not translated: make run   # every lab"
+    grep -v 'glossary.zh-CN.tsv' "$BATS_TEST_TMPDIR/clean.md" >"$h"
+    printf '\n> GPU必须支持UVA\n\n本章说「GPU必须支持NVLink」。\n' >>"$h"
+    run "$copy/tools/zh-handout-check.py" "$BATS_TEST_TMPDIR/chapter.txt"
+    assert_failure
+    assert_output --partial "labs/02-memcpy-peer/README.zh-CN.md: does not link the glossary"
+    assert_output --partial "not the chapter's words: GPU必须支持NVLink"
+    refute_output --partial "02-memcpy-peer/README.zh-CN.md: not the chapter's words: GPU必须支持UVA"
+}

@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""The handouts' recorded numbers, generated from the fixtures they cite.
+
+A handout (labs/NN-name/README.md or README.zh-CN.md) marks each generated
+part with a pair of comments:
+
+    <!-- numbers: KIND [FIXTURE] -->
+    ... generated text, never edited by hand ...
+    <!-- /numbers -->
+
+KIND is
+    caption FIXTURE   where and how FIXTURE was recorded (hardware, date, command)
+    report FIXTURE    the lab's report section: build/host/NN-name report FIXTURE
+    verdicts FIXTURE  the claims' verdicts: build/host/NN-name verdicts FIXTURE
+    rows FIXTURE E,F  the rows of experiments E and F: call, GPUs, answer, detail
+    build-flags       how the student's files are compiled (read from the Makefile)
+    ledger KIND       (README.md) how many of the chapter's claims every lab's
+                      recording KIND (run.csv, run-1xh200.csv) judges, and on what
+
+FIXTURE is a file of tests/fixtures/ of the handout's own lab. The hardware
+of each recording is named by its file name: labNN-run.csv on 2x NVIDIA H200
+joined by NVLink, labNN-run-1xh200.csv on 1x NVIDIA H200 on PCIe Gen5 x16
+(the command of a recording is in labNN.cmd or labNN-1xh200.cmd).
+
+    handout-numbers.py          rewrite every generated part
+    handout-numbers.py --check  exit 1 when a generated part is stale, or when
+                                a measured figure outside them is in none of
+                                the lab's fixtures nor in handout-figures.tsv
+
+BUILD (default build) is where the host tools are.
+"""
+
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD", "build")
+FIXTURES = os.path.join(ROOT, "tests", "fixtures")
+FIGURES = os.path.join(ROOT, "tools", "handout-figures.tsv")
+
+BLOCK = re.compile(r"(<!-- numbers: ([a-z-]+)(?: ([\w.-]+))?(?: ([\w,]+))? -->\n)(.*?)(<!-- /numbers -->)", re.S)
+
+# The hardware each kind of recording was made on, by the fixture's name.
+HARDWARE = {
+    "run.csv": ("NVLink 4 ×18 between the two GPUs", "两块 GPU 之间为 NVLink 4 ×18", ""),
+    "run-1xh200.csv": ("PCIe Gen5 ×16 to the host", "经 PCIe Gen5 ×16 连接主机", "-1xh200"),
+}
+
+# A measured figure: a number with a unit of time, rate or ratio (not a count
+# of GPUs such as "2× NVIDIA H200", not a product such as "2 × x").
+FIGURE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)"
+                    r"(?:\s?(?:GB/s|GiB/s|µs|μs|us|ns|ms|%|倍)(?!\w)|[×x](?![\w]|\s?(?:NVIDIA|H\d00|GPU)))")
+
+
+def fail(msg):
+    print(f"handout-numbers: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def lab_of(handout):
+    return os.path.basename(os.path.dirname(handout))
+
+
+def host_tool(lab, verb, fixture):
+    tool = os.path.join(ROOT, BUILD, "host", lab)
+    if not os.access(tool, os.X_OK):
+        fail(f"{tool} is not built (make {BUILD}/host/{lab})")
+    out = subprocess.run([tool, verb, fixture], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"{tool} {verb} {fixture}: {out.stderr.strip()}")
+    return out.stdout
+
+
+def fixture_path(lab, name):
+    nn = lab.split("-")[0]
+    kind = next((k for k in HARDWARE if name == f"lab{nn}-{k}"), None)
+    if kind is None:
+        fail(f"{lab}: '{name}' is not one of its recorded runs (lab{nn}-run.csv, lab{nn}-run-1xh200.csv)")
+    path = os.path.join(FIXTURES, name)
+    if not os.path.isfile(path):
+        fail(f"{lab}: tests/fixtures/{name} does not exist")
+    return path, kind
+
+
+def machine(path):
+    """The fixture's machine rows: GPU count and name, date, CUDA."""
+    gpus, date, cuda = [], "", ""
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["experiment"] != "machine":
+                continue
+            if row["variant"] == "gpu":
+                gpus.append(row["value"])
+            elif row["variant"] == "date":
+                date = row["value"]
+            elif row["variant"] == "cuda":
+                cuda = row["value"]
+    return gpus, date, cuda
+
+
+def command(lab, kind):
+    nn = lab.split("-")[0]
+    with open(os.path.join(FIXTURES, f"lab{nn}{HARDWARE[kind][2]}.cmd")) as f:
+        return f.readline().split("#")[0].strip()
+
+
+def caption(lab, name, zh):
+    path, kind = fixture_path(lab, name)
+    gpus, date, cuda = machine(path)
+    if not gpus:
+        fail(f"{name}: no machine,gpu rows: the hardware cannot be named")
+    names = sorted(set(gpus))
+    hw = f"{len(gpus)}× {' + '.join(names)}"
+    cmd = command(lab, kind)
+    link = f"../../tests/fixtures/{name}"
+    if zh:
+        when = f"，{date}" if date else "（数据行未记录日期）"
+        ver = f"，CUDA {cuda}" if cuda else ""
+        return (f"记录于 **{hw}**（{HARDWARE[kind][1]}）{ver}{when}；命令 `{cmd}`；"
+                f"数据行：[`tests/fixtures/{name}`]({link})。\n")
+    when = f", on {date}" if date else " (the rows carry no date)"
+    ver = f", CUDA {cuda}" if cuda else ""
+    return (f"Recorded on **{hw}** ({HARDWARE[kind][0]}){ver}{when}, with `{cmd}`; "
+            f"the rows: [`tests/fixtures/{name}`]({link}).\n")
+
+
+def report(lab, name, zh):
+    path, _ = fixture_path(lab, name)
+    text = host_tool(lab, "report", path).rstrip("\n") + "\n"
+    # Headings of the report section become bold lines: the handout's own
+    # headings stay the only ones (and, in Chinese, all translated).
+    text = re.sub(r"^#+ (.*)$", r"**\1**", text, flags=re.M)
+    if zh:
+        return "```text\n" + text + "```\n"
+    return text
+
+
+def verdicts(lab, name, zh):
+    path, _ = fixture_path(lab, name)
+    rows = csv.DictReader(io.StringIO(host_tool(lab, "verdicts", path)))
+    lines = [f"{r['variant']}: {r['value']}: {r['detail']}" for r in rows if r["experiment"] == "claim"]
+    if not lines:
+        fail(f"{lab}: no claim in the verdicts of {name}")
+    return "```text\n" + "\n".join(lines) + "\n```\n"
+
+
+def rows(lab, name, zh, experiments):
+    path, _ = fixture_path(lab, name)
+    want = experiments.split(",")
+    with open(path, newline="") as f:
+        picked = [r for r in csv.DictReader(f) if r["experiment"] in want]
+    if not picked:
+        fail(f"{lab}: {name} has no rows of {experiments}")
+    lines = []
+    for r in picked:
+        gpus = r["src"] if r["src"] == r["dst"] else f"{r['src']} -> {r['dst']}"
+        tail = f" ({r['detail']})" if r["detail"] else ""
+        lines.append(f"{r['experiment']} {r['variant']}, GPU {gpus}: {r['value']}{tail}")
+    return "```text\n" + "\n".join(lines) + "\n```\n"
+
+
+def ledger(lab, kind, zh):
+    if kind not in HARDWARE:
+        fail(f"ledger: '{kind}' is not one of {', '.join(HARDWARE)}")
+    measured = total = 0
+    gpus = []
+    for d in sorted(os.listdir(os.path.join(ROOT, "labs"))):
+        if not re.match(r"\d\d-", d):
+            continue
+        path = os.path.join(FIXTURES, f"lab{d[:2]}-{kind}")
+        if not os.path.isfile(path):
+            fail(f"ledger: lab {d} has no tests/fixtures/lab{d[:2]}-{kind}")
+        gpus = gpus or machine(path)[0]
+        for r in csv.DictReader(io.StringIO(host_tool(d, "verdicts", path))):
+            if r["experiment"] == "claim":
+                total += 1
+                measured += r["value"] in ("holds", "does_not_hold")
+    hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({HARDWARE[kind][0]})"
+    return (f"- on {hw}: {measured} of the chapter's {total} claims get a measured verdict "
+            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool).\n")
+
+
+def make_variable(text, name):
+    m = re.search(rf"^{name} :=((?:.*\\\n)*.*)$", text, re.M)
+    if m is None:
+        fail(f"Makefile: no {name}")
+    return " ".join(m.group(1).replace("\\\n", " ").split())
+
+
+def build_flags(lab, name, zh):
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        mk = f.read()
+    warn = make_variable(mk, "WARN_C")
+    std_c = re.search(r"-std=c\d+", make_variable(mk, "CFLAGS_ALL")).group(0)
+    nv = make_variable(mk, "NVCCFLAGS_ALL")
+    std_cu = re.search(r"-std=c\+\+\d+", nv).group(0)
+    nvwarn = " ".join(re.findall(r"-Werror all-warnings|-Xcompiler \S+", nv))
+    relaxed = make_variable(mk, "STUDENT_CFLAGS")
+    c = f"gcc {std_c} {warn}"
+    cu = f"nvcc {std_cu} {nvwarn}"
+    if zh:
+        return (f"- `.c` 文件：`{c}`\n- `.cu` 文件：`{cu}`\n"
+                f"- 仅骨架代码额外放宽：`{relaxed}`（桩函数尚未使用的变量不算错误）\n")
+    return (f"- `.c` files: `{c}`\n- `.cu` files: `{cu}`\n"
+            f"- in your skeleton only, relaxed: `{relaxed}` (a stub's unused variables are no error)\n")
+
+
+KINDS = {"caption": caption, "report": report, "verdicts": verdicts, "rows": rows,
+         "build-flags": build_flags, "ledger": ledger}
+
+
+def render(handout, text):
+    lab = lab_of(handout)
+    zh = handout.endswith(".zh-CN.md")
+
+    def one(m):
+        kind, name, extra = m.group(2), m.group(3), m.group(4)
+        if kind not in KINDS:
+            fail(f"{handout}: unknown kind '{kind}'")
+        if kind == "build-flags" and name is not None:
+            fail(f"{handout}: 'build-flags' takes no fixture")
+        if (kind == "ledger") != (handout == README):
+            fail(f"{handout}: 'ledger' belongs to README.md alone")
+        if kind == "ledger":
+            return m.group(1) + ledger(None, name, zh) + m.group(6)
+        if kind != "build-flags" and name is None:
+            fail(f"{handout}: '{kind}' needs a fixture")
+        if (kind == "rows") != (extra is not None):
+            fail(f"{handout}: 'rows FIXTURE EXPERIMENTS' is the only kind with a list")
+        args = (lab, name, zh) + ((extra,) if extra else ())
+        return m.group(1) + KINDS[kind](*args) + m.group(6)
+
+    return BLOCK.sub(one, text)
+
+
+def known_figures(lab):
+    """Figures a handout may state that are not measurements of ours."""
+    known = set()
+    with open(FIGURES, newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if row and not row[0].startswith("#") and len(row) >= 3 and row[0] in (lab, "*"):
+                known.add(row[1])
+    return known
+
+
+def stray_figures(handout, text):
+    """Figures outside the generated parts that no source of the lab holds."""
+    lab = lab_of(handout)
+    nn = lab.split("-")[0]
+    sources = ""
+    for kind in HARDWARE:
+        path = os.path.join(FIXTURES, f"lab{nn}-{kind}")
+        if os.path.isfile(path):
+            with open(path) as f:
+                sources += f.read()
+    known = known_figures(lab)
+    outside = BLOCK.sub("", text)
+    bad = []
+    for n, line in enumerate(outside.splitlines(), 1):
+        # The chapter's own words and table are quoted, not measured.
+        if line.startswith(">") or "<!-- chapter -->" in line:
+            continue
+        for m in FIGURE.finditer(line):
+            num = m.group(1)
+            if num in known:
+                continue
+            if re.search(rf"(?<![\d.]){re.escape(num)}(?![\d])", sources) is None:
+                bad.append(f"{os.path.relpath(handout, ROOT)}: '{m.group(0)}' is in none of lab {nn}'s "
+                           f"fixtures (write it inside a generated part, or name its source in "
+                           f"tools/handout-figures.tsv)")
+    return bad
+
+
+README = os.path.join(ROOT, "README.md")
+
+
+def handouts():
+    if os.path.isfile(README):
+        yield README
+    labs = os.path.join(ROOT, "labs")
+    for d in sorted(os.listdir(labs)):
+        for f in ("README.md", "README.zh-CN.md"):
+            p = os.path.join(labs, d, f)
+            if re.match(r"\d\d-", d) and os.path.isfile(p):
+                yield p
+
+
+def main(argv):
+    check = argv[1:] == ["--check"]
+    if argv[1:] not in ([], ["--check"]):
+        print(__doc__, file=sys.stderr)
+        return 2
+    problems = []
+    for h in handouts():
+        with open(h) as f:
+            text = f.read()
+        fresh = render(h, text)
+        if check:
+            if fresh != text:
+                problems.append(f"{os.path.relpath(h, ROOT)}: a generated part differs from its "
+                                f"fixture (run make handout-numbers)")
+            if h != README:
+                problems += stray_figures(h, fresh)
+        elif fresh != text:
+            with open(h, "w") as f:
+                f.write(fresh)
+            print(f"  wrote {os.path.relpath(h, ROOT)}")
+    for p in problems:
+        print(f"handout-numbers: {p}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
