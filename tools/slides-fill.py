@@ -125,7 +125,8 @@ def headline(cid, detail):
             m = rx.search(detail)
             if m:
                 return m.expand(fmt)
-    return ""
+    raise FillError(f"claim {cid}: no line of {os.path.relpath(HEADLINES, ROOT)} picks a headline out of "
+                    f"'{detail}'")
 
 
 def badge(verdict):
@@ -147,7 +148,7 @@ def claim(nn, cid):
             raise FillError(f"claim {cid}: the host tool of lab {nn} gives no verdict for it on {fix}.csv")
         v, detail, _ = table[cid]
         head = headline(cid, detail) if v != "untested" else ""
-        lines.append(f'<div class="verdict"><span class="hw">{name}</span> {badge(v)} '
+        lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> {badge(v)} '
                      f'<span class="big">{esc(head)}</span></div>')
         lines.append(f'<div class="detail">{esc(detail)} <i>({fix}.csv)</i></div>')
     lines.append("</div>")

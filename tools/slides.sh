@@ -15,13 +15,13 @@ out="$build/slides"
 png=0
 [ "${1:-}" = --png ] && png=1
 
-if ! command -v npm >/dev/null 2>&1; then
-    echo "slides: npm is missing (Debian: sudo apt-get install npm)" >&2
-    exit 1
-fi
-if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh family 2>/dev/null | grep -i 'CJK')" ]; then
+if ! command -v fc-list >/dev/null 2>&1 || [ -z "$(fc-list :lang=zh family 2>/dev/null | grep -i 'CJK')" ]; then
     echo "slides: no CJK font (Noto Sans CJK): every Chinese quote would render as empty boxes." >&2
     echo "slides: install one: sudo apt-get install fonts-noto-cjk (or make deps as root)" >&2
+    exit 1
+fi
+if ! command -v npm >/dev/null 2>&1; then
+    echo "slides: npm is missing (Debian: sudo apt-get install npm)" >&2
     exit 1
 fi
 if [ ! -x "$tool/node_modules/.bin/marp" ] || ! cmp -s slides/package-lock.json "$tool/package-lock.json"; then
