@@ -59,8 +59,9 @@ plot \
 
 # ------------------------------------------------------- host bandwidth --
 set output out."/lab05-host-bandwidth.png"
-set title "The host link (PCIe): the same shape at an eighth of the height"
+set title "The host link (PCIe): the same shape under a lower ceiling"
 set yrange [0:70]
+set ylabel "GB/s, one direction"
 hrow(e, v, m, s, d) = strcol(1) eq e && strcol(2) eq v && strcol(6) eq m && strcol(3) eq "host" && column(4) == s && column(5) == d
 plot \
     csv1 skip 1 using 7:(hrow("ce_bandwidth", "ce", "one_way", -1, 0) ? column(13) : NaN) pt 7 ps 1.2 lc rgb "#0072b2" title "copy engine, host -> GPU", \
