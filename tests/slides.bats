@@ -272,7 +272,7 @@ render() {
     assert_success
 }
 
-@test "slides: every deck renders to one PNG per page, with nothing past the edge, every image loaded and CJK glyphs drawn" {
+@test "slides: every deck renders to one PNG per page, with nothing past the edge, every image loaded, CJK glyphs drawn and titles at the top" {
     render
     local d name pages pngs
     for d in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
@@ -287,11 +287,12 @@ render() {
     [ "$status" -eq 0 ] || fail "the rendered decks: $output"
 }
 
-@test "slides: the page check finds a page that runs past the edge and an image that is missing" {
+@test "slides: the page check finds a page that runs past the edge, an image that is missing, a title pushed down and Chinese without a CJK font" {
     need_marp
     local md="$BATS_TEST_TMPDIR/zz-overflow.md"
     { printf -- '---\nmarp: true\ntheme: course\n---\n\n## Too long\n\n'; seq 1 40 | sed 's/^/- line /'
-      printf '\n---\n\n![](img/no-such.png)\n'; } >"$md"
+      printf '\n---\n\n![](img/no-such.png)\n'
+      printf '\n---\n\n<div style="height: 200px"></div>\n\n## A title pushed down\n'; } >"$md"
     "$BUILD_DIR/slides-tool/node_modules/.bin/marp" --theme-set "$REPO_ROOT/slides/theme" --html --allow-local-files \
         "$md" -o "$BATS_TEST_TMPDIR/zz-overflow.html" >/dev/null 2>&1
     CHROME_PATH=$(command -v chromium || command -v chromium-browser) SLIDES_TOOL="$BUILD_DIR/slides-tool" \
@@ -299,4 +300,15 @@ render() {
     assert_failure
     assert_output --partial "overflow zz-overflow.html page 1"
     assert_output --partial "image zz-overflow.html page 2: img/no-such.png"
+    assert_output --partial "title zz-overflow.html page 3"
+    # Chinese text without a CJK font: a browser that sees only DejaVu
+    [ -d /usr/share/fonts/truetype/dejavu ] || skip "no DejaVu fonts to draw without CJK (Debian: fonts-dejavu-core)"
+    printf -- '---\nmarp: true\ntheme: course\n---\n\n## A quote\n\n> 点对点通信 — 4.1\n' >"$md"
+    "$BUILD_DIR/slides-tool/node_modules/.bin/marp" --theme-set "$REPO_ROOT/slides/theme" --html \
+        "$md" -o "$BATS_TEST_TMPDIR/zz-cjk.html" >/dev/null 2>&1
+    printf '<?xml version="1.0"?>\n<fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir></fontconfig>\n' >"$BATS_TEST_TMPDIR/fonts.conf"
+    FONTCONFIG_FILE="$BATS_TEST_TMPDIR/fonts.conf" CHROME_PATH=$(command -v chromium || command -v chromium-browser) \
+        SLIDES_TOOL="$BUILD_DIR/slides-tool" run node "$REPO_ROOT/tools/slides-check.mjs" "$BATS_TEST_TMPDIR/zz-cjk.html"
+    assert_failure
+    assert_output --partial "cjk zz-cjk.html"
 }

@@ -4,6 +4,7 @@
 //   overflow  a page whose content runs past the slide's edge
 //   image     an image that did not load
 //   cjk       Chinese text drawn without a CJK font (it would be boxes)
+//   title     a page title not at the top (titles would jump from page to page)
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -45,12 +46,15 @@ try {
             const broken = [...s.querySelectorAll('img')].filter((i) => !i.complete || i.naturalWidth === 0)
                 .map((i) => i.getAttribute('src'));
             const over_scroll = s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1;
-            return { id: s.id, over: over.slice(0, 3), over_scroll, broken };
+            const h = s.querySelector('h1, h2');
+            const title_top = h && !s.classList.contains('title') ? h.getBoundingClientRect().top - box.top : 0;
+            return { id: s.id, over: over.slice(0, 3), over_scroll, broken, title_top };
         }));
         for (const p of pages) {
             if (p.over.length || p.over_scroll)
                 say(`overflow ${name} page ${p.id}: ${p.over.join('; ') || 'content taller or wider than the slide'}`);
             for (const b of p.broken) say(`image ${name} page ${p.id}: ${b} did not load`);
+            if (p.title_top > 60) say(`title ${name} page ${p.id}: ${Math.round(p.title_top)}px below the top`);
         }
         // the fonts Chromium really used for each element holding Chinese text
         const cdp = await page.createCDPSession();
