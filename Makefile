@@ -207,8 +207,10 @@ reference: $(ref_BINS) $(ref_UNITS) ## build the reference solutions only
 student: $(student_BINS) $(student_UNITS) ## build the skeletons in labs/ (your work)
 tools: $(TOOL_BINS)
 
-deps: ## install what the tests need (apt-get when run as root), or say how
-	$(Q)tools/ensure-deps.sh
+# make deps and make slides also want what rendering the decks needs (a CJK
+# font, Chromium, npm); make test asks only for what the tests need.
+deps: ## install what the tests and the slides need (apt-get when run as root), or say how
+	$(Q)DEPS_SLIDES=$(if $(filter deps slides,$(MAKECMDGOALS)),1,0) tools/ensure-deps.sh
 
 run: $(if $(STUDENT_TREE),student,reference) tools ## run every lab here (reference; in a student tree, yours) and write build/report/
 	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/run-report.sh
@@ -244,8 +246,8 @@ mistakes: $(if $(STUDENT_TREE),,reference tools) ## show that the tests catch ev
 sanitize: $(if $(STUDENT_TREE),student,reference) tools ## run every lab (reference; in a student tree, yours) under compute-sanitizer (4 tools)
 	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) NVCC=$(NVCC) tools/sanitize.sh
 
-slides: ## render the lecture decks in slides/ to HTML (and PDF with Chromium) in build/slides/
-	$(Q)BUILD=$(BUILD) tools/slides.sh
+slides: deps tools ## fill the lecture decks in slides/ from the recorded runs and render them to HTML (PDF and PNG pages with Chromium) in build/slides/
+	$(Q)BUILD=$(BUILD) tools/slides.sh $(if $(shell command -v chromium || command -v chromium-browser),--png)
 
 docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
 	$(Q)mkdir -p $(BUILD)/docs

@@ -43,17 +43,24 @@ for tool in bats unifdef gnuplot doxygen compute-sanitizer; do
         printf '%-9s missing — %s\n' "$tool:" "$hint"
     fi
 done
-for tool in npm chromium; do
+for tool in dot npm chromium; do
     if have "$tool"; then
         printf '%-9s %s\n' "$tool:" "$(command -v "$tool")"
     else
         case $tool in
+            dot) hint="sudo apt-get install graphviz (slides/plots/make-plots.sh draws the topology diagram with it)" ;;
             npm) hint="sudo apt-get install npm (make slides fetches the Marp CLI with it)" ;;
-            chromium) hint="sudo apt-get install chromium (make slides renders PDFs with it; HTML without)" ;;
+            chromium) hint="sudo apt-get install chromium (make slides renders PDFs and PNG pages with it; HTML without)" ;;
         esac
         printf '%-9s missing — %s\n' "$tool:" "$hint"
     fi
 done
+cjk=$(fc-list :lang=zh family 2>/dev/null | grep -i CJK | head -n 1)
+if [ -n "$cjk" ]; then
+    printf '%-9s %s\n' "CJK font:" "$cjk"
+else
+    printf '%-9s missing — %s\n' "CJK font:" "sudo apt-get install fonts-noto-cjk (make slides refuses without: the chapter's quotes would be boxes)"
+fi
 for lib in bats-support bats-assert bats-file; do
     found=no
     IFS=: read -r -a dirs <<<"${BATS_LIB_PATH:-/usr/lib/bats}"

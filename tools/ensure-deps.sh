@@ -3,7 +3,9 @@
 # packages are installed with apt-get when running as root; otherwise the
 # command to run is printed. The script exits 1 only when a required tool
 # (Bats and its libraries, unifdef, python3) is still missing; without an optional one
-# (gnuplot, doxygen) the tests that need it skip and say why.
+# (gnuplot, graphviz, doxygen) the tests that need it skip and say why.
+# DEPS_SLIDES=1 (make deps, make slides) also wants what rendering the decks
+# needs: a CJK font, Chromium and npm (the tests that render skip without).
 # LAB_NO_INSTALL=1 only checks (for machines without a package registry).
 set -euo pipefail
 
@@ -27,6 +29,12 @@ have_cmd unifdef || missing+=(unifdef)
 have_cmd python3 || missing+=(python3) # make grade writes summary.json with it
 have_cmd gnuplot || optional+=(gnuplot-nox)
 have_cmd doxygen || optional+=(doxygen)
+have_cmd dot || optional+=(graphviz)
+if [ "${DEPS_SLIDES:-0}" = 1 ]; then
+    { have_cmd fc-list && fc-list :lang=zh family | grep -qi CJK; } || optional+=(fonts-noto-cjk)
+    have_cmd chromium || have_cmd chromium-browser || optional+=(chromium)
+    have_cmd npm || optional+=(npm)
+fi
 
 all=("${missing[@]}" "${optional[@]}")
 [ ${#all[@]} -eq 0 ] && exit 0

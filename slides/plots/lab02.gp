@@ -15,13 +15,8 @@ if (!exists("csv")) csv = "lab02-run.csv"
 if (!exists("out")) out = "."
 if (!exists("hw")) hw = "2x NVIDIA H200 (SXM), NVLink 4 x18"
 
-set datafile separator ","
-set datafile missing NaN
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-    set terminal pngcairo size 1400,640 noenhanced font ",18" linewidth 2
-} else {
-    set terminal png size 1400,640 noenhanced
-}
+here = exists("here") ? here : "slides/plots"
+load here."/screen.gp"
 
 # The pair: GPU a -> GPU b, the direction of the ordering rows.
 stats csv skip 1 using (strcol(1) eq "ordering" ? column(4) : NaN) nooutput
@@ -32,17 +27,15 @@ B = int(STATS_min)
 t(m, r) = strcol(1) eq "timing" && strcol(2) eq m && strcol(3) eq r && column(4) == A && column(5) == B
 
 set output out."/lab02-methods.png"
-set title sprintf("Lab 02: four ways to copy GPU %d -> GPU %d -- %s", A, B, hw)
-set logscale xy 10
+set title "Peer access decides the speed; the API does not"
 set logscale x 2
 set xrange [3000:360000000]
-set yrange [0.1:1000]
+set yrange [0:450]
 set xtics ("4 KiB" 4096, "64 KiB" 65536, "1 MiB" 1048576, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456)
-set format y "%g"
 set xlabel "bytes per copy"
-set ylabel "GB/s (median of the event times)"
+set ylabel sprintf("GB/s, GPU %d -> GPU %d (median)", A, B)
 set grid
-set key left top box opaque
+set key left top box opaque font ",18"
 set style data linespoints
 plot \
     csv skip 1 using 7:(t("memcpy_peer", "peer") ? column(13) : NaN) pt 7 ps 1.6 title "cudaMemcpyPeer, peer access on", \

@@ -21,37 +21,34 @@ if (!exists("csv")) csv = "lab04-run.csv"
 if (!exists("out")) out = "."
 if (!exists("hw")) hw = "2x NVIDIA H200 (SXM), NVLink 4 x18"
 
-set datafile separator ","
-set datafile missing NaN
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-    set terminal pngcairo size 1400,640 noenhanced font ",18" linewidth 2
-} else {
-    set terminal png size 1400,640 noenhanced
-}
+if (!exists("csv1")) csv1 = "lab04-run-1xh200.csv"
+if (!exists("hw1")) hw1 = "1x NVIDIA H200, PCIe Gen5 x16"
+here = exists("here") ? here : "slides/plots"
+load here."/screen.gp"
 
 # -------------------------------------------------------------- latency --
-# The bar of a latency row (1 local, 2 and 3 the peer's two scopes), and ns
-# per atomic: one chain's median time over its steps.
-lpos(e, v, r) = e eq "latency" && v eq "device" && r eq "loopback" ? 1 : \
-                e eq "latency-peer" && v eq "device" ? 2 : e eq "latency-peer" && v eq "system" ? 3 : NaN
+# ns per atomic (one chain's median time over its steps), linear: local and
+# across NVLink on the pair (csv), local and across PCIe on one GPU (csv1).
 ns(us, steps) = us * 1000.0 / steps
-stats csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3)) == 1 ? column(8) : NaN) nooutput
-STEPS = int(STATS_min)
+lpos(e, v, r) = e eq "latency" && v eq "device" && r eq "loopback" ? 1 : e eq "latency-peer" && v eq "device" ? 2 : NaN
+hpos(e, v, r) = e eq "latency" && v eq "device" ? (r eq "loopback" ? 3.5 : r eq "host" ? 4.5 : NaN) : NaN
 set output out."/lab04-latency.png"
-set title sprintf("Lab 04: one atomicAdd, a chain of %d dependent atomics -- %s", STEPS, hw)
-set style fill solid 0.8 border -1
-set boxwidth 0.55
-set xrange [0.4:3.6]
-set yrange [0:1100]
-set xtics ("local\nGPU 0, its own memory" 1, "remote, atomicAdd\nGPU 1 -> GPU 0 memory" 2, "remote, atomicAdd_system\nGPU 1 -> GPU 0 memory" 3)
-set bmargin 5
-set ylabel "ns per atomic (median of the runs)"
+set title "One atomic across a link: a few times slower, not a hundred"
+set style fill solid 0.85 border -1
+set boxwidth 0.6
+set xrange [0.4:5.1]
+set yrange [0:1600]
+set xtics ("local" 1, "GPU 1 -> GPU 0\nover NVLink" 2, "local" 3.5, "GPU 0 -> host\nover PCIe" 4.5)
+set bmargin 4
+set ylabel "ns per atomicAdd (dependent chain)"
 set grid ytics
-set key off
+set key top left box opaque font ",17"
+set arrow 1 from 2.75, graph 0 to 2.75, graph 1 nohead dt 2 lc "gray40"
 plot \
-    csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))) with boxes lc rgb "#0072b2", \
-    csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))):(sprintf("%.1f ns", ns(column(10), column(8)))) \
-        with labels offset 0,1.2
+    csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))) with boxes lc rgb "#1a7f37" title hw, \
+    csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))):(sprintf("%.0f ns", ns(column(10), column(8)))) with labels offset 0,0.9 notitle, \
+    csv1 skip 1 using (hpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))) with boxes lc rgb "#1b365d" title hw1, \
+    csv1 skip 1 using (hpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))):(sprintf("%.0f ns", ns(column(10), column(8)))) with labels offset 0,0.9 notitle
 
 # ------------------------------------------------------------- counters --
 reset
@@ -66,23 +63,22 @@ cpos(e, v, r, m) = e eq "counter" ? (v eq "device" && r eq "loopback" ? 1 : NaN)
                    e eq "counter-peer" ? (m eq "one" ? one(v) : m eq "both" ? both(v) : NaN) : NaN
 sys_scope(v) = v eq "system" || v eq "warp_aggregated" || v eq "block_aggregated"
 set output out."/lab04-counters.png"
-set title sprintf("Lab 04: one counter in GPU 0's memory -- %s", hw)
-set style fill solid 0.8 border -1
-set boxwidth 0.6
+set title "Fewer atomics across the link, faster: aggregate, or count locally"
 set xrange [0.4:8.6]
 set logscale y 10
 set yrange [0.005:1000]
 set format y "%g"
 set xtics ("local\nGPU 0" 1, "peer\nGPU 1" 2, "peer\nsystem" 3, "both\ndevice\n(a race)" 4, \
            "both\nsystem" 5, "warp\naggregated" 6, "block\naggregated" 7, "local,\nthen copy" 8)
-set bmargin 6
-set key top right box opaque
+set bmargin 5
+set xtics font ",16"
+set key top right box opaque font ",17"
 set ylabel "ms per run (median)"
 set grid ytics
 plot \
     csv skip 1 using (cpos(strcol(1), strcol(2), strcol(3), strcol(6))):(column(10) / 1000.0):(sys_scope(strcol(2)) ? 0xd55e00 : 0x0072b2) \
-        with boxes lc rgb variable notitle, \
+        with points pt 7 ps 3 lc rgb variable notitle, \
     csv skip 1 using (cpos(strcol(1), strcol(2), strcol(3), strcol(6))):(column(10) / 1000.0):(sprintf("%.3f", column(10) / 1000.0)) \
-        with labels offset 0,1 notitle, \
-    NaN with boxes lc rgb "#0072b2" title "device scope (atomicAdd)", \
-    NaN with boxes lc rgb "#d55e00" title "system scope (atomicAdd_system)"
+        with labels offset 0,1.4 notitle, \
+    NaN with points pt 7 ps 3 lc rgb "#0072b2" title "device scope (atomicAdd)", \
+    NaN with points pt 7 ps 3 lc rgb "#d55e00" title "system scope (atomicAdd_system)"

@@ -1,30 +1,26 @@
-# lab05.gp: lab 05's plots for the slides, from the lab's CSV (the --csv
-# output, or DIR/05-p2p-performance.csv of --out; both have the same columns).
+# lab05.gp: lab 05's plots for the slides, from the lab's CSVs.
 #
-#   gnuplot -e "csv='tests/fixtures/lab05-run.csv'; out='slides/img'; hw='...'" slides/plots/lab05.gp
+#   gnuplot -e "csv='tests/fixtures/lab05-run.csv'; csv1='tests/fixtures/lab05-run-1xh200.csv'; \
+#               out='slides/img'; hw='...'; hw1='...'" slides/plots/lab05.gp
 #
-# Writes OUT/lab05-bandwidth.png (GB/s against size, GPU a -> GPU b: copy
-# engine one way and both ways with peer access on and off, SM pull and push,
-# the peaks as dashed lines), OUT/lab05-latency.png (the kinds of latency,
-# median), OUT/lab05-streams.png (total GB/s of 1, 2, 4, 8 streams) and
-# OUT/lab05-cpu-sync.png (copies queued against a synchronize after each).
+# csv: a run on two GPUs (the peer route); csv1: a run on one GPU (the host
+# link). Writes OUT/lab05-bandwidth.png (GPU a -> GPU b, GB/s against size),
+# OUT/lab05-host-bandwidth.png (GPU and host memory), OUT/lab05-latency.png
+# (the kinds of latency on both machines), OUT/lab05-streams.png (N streams'
+# total against one stream's) and OUT/lab05-cpu-sync.png (how much slower a
+# synchronize after each copy makes a run, by size).
 #
 # Columns (the course's one row format, tests/fixtures/rows-header.csv):
-# 1 experiment, 2 variant, 3 route (peer: peer access on; peer_off: off;
-# loopback: a GPU's own memory), 4 src, 5 dst, 6 mode, 7 bytes, 10 median_us,
-# 13 gbps, 14 peak_gbps, 16 value. Rows of other routes (host) are left out.
+# 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 6 mode, 7 bytes,
+# 10 median_us, 13 gbps, 14 peak_gbps, 16 value.
 
 if (!exists("csv")) csv = "lab05-run.csv"
+if (!exists("csv1")) csv1 = "lab05-run-1xh200.csv"
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = "2x NVIDIA H200 (SXM), NVLink 4 x18"
-
-set datafile separator ","
-set datafile missing NaN
-if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
-    set terminal pngcairo size 1400,640 noenhanced font ",18" linewidth 2
-} else {
-    set terminal png size 1400,640 noenhanced
-}
+if (!exists("hw")) hw = "2x NVIDIA H200, NVLink 4 x18"
+if (!exists("hw1")) hw1 = "1x NVIDIA H200, PCIe Gen5 x16"
+here = exists("here") ? here : "slides/plots"
+load here."/screen.gp"
 
 stats csv skip 1 using (strcol(1) eq "config" && strcol(2) eq "pair_a" ? column(16) : NaN) nooutput
 A = int(STATS_min)
@@ -37,117 +33,113 @@ row(e, v, m, r) = strcol(1) eq e && strcol(2) eq v && strcol(6) eq m && strcol(3
 pair(s, d) = column(4) == s && column(5) == d
 one(e, v, r) = row(e, v, "one_way", r) && pair(A, B)
 both(e, v, r) = row(e, v, "both_ways", r) && pair(LO, HI)
+sizes = 'set xtics ("4 B" 4, "64 B" 64, "1 KiB" 1024, "16 KiB" 16384, "256 KiB" 262144, "4 MiB" 4194304, "64 MiB" 67108864, "1 GiB" 1073741824)'
 
 # ------------------------------------------------------------ bandwidth --
+# Linear GB/s: what matters is how far below the peak each size stays.
 set output out."/lab05-bandwidth.png"
-set title sprintf("Lab 05: GPU %d -> GPU %d, 3 B .. 1 GiB (median) -- %s", A, B, hw)
-set logscale xy 10
+set title "Large copies come close to the NVLink peak; small ones stay far below it"
 set logscale x 2
 set xrange [2:1.6e9]
-set yrange [0.0001:2000]
-set xtics ("4 B" 4, "64 B" 64, "1 KiB" 1024, "16 KiB" 16384, "256 KiB" 262144, "4 MiB" 4194304, \
-           "64 MiB" 67108864, "1 GiB" 1073741824)
-set format y "%g"
+set yrange [0:950]
+@sizes
 set xlabel "bytes per copy (and per direction)"
 set ylabel "GB/s (both ways: the sum)"
 set grid
-set key right bottom box opaque font ",15" spacing 0.95
+set key left top box opaque font ",17" spacing 0.9
 set style data linespoints
-set arrow 1 from 1e6, graph 0 to 1e6, graph 1 nohead dt 3 lc "gray40"
-set label 1 "1 MB" at 1e6, 0.3 offset -0.5,0 right tc "gray40"
 plot \
-    csv skip 1 using 7:(one("ce_bandwidth", "ce", "peer") ? column(13) : NaN) pt 7 ps 1.2 lc rgb "#0072b2" title "copy engine, one way, P2P on", \
-    csv skip 1 using 7:(both("ce_bandwidth", "ce", "peer") ? column(13) : NaN) pt 5 ps 1.2 lc rgb "#009e73" title "copy engine, both ways, P2P on", \
-    csv skip 1 using 7:(one("ce_bandwidth", "ce", "peer_off") ? column(13) : NaN) pt 6 ps 1.2 lc rgb "#d55e00" title "copy engine, one way, P2P off", \
-    csv skip 1 using 7:(one("sm_bandwidth", "sm_pull", "peer") ? column(13) : NaN) pt 9 ps 1.2 dt 2 lc rgb "#cc79a7" title "SM pull, one way", \
-    csv skip 1 using 7:(one("sm_bandwidth", "sm_push", "peer") ? column(13) : NaN) pt 11 ps 1.2 dt 4 lc rgb "#e69f00" title "SM push, one way", \
-    csv skip 1 using 7:(one("ce_bandwidth", "ce", "peer") ? column(14) : NaN) with lines dt 2 lc "black" title "peak one way (NVML: 18 links x 25 GB/s)", \
-    csv skip 1 using 7:(both("ce_bandwidth", "ce", "peer") ? column(14) : NaN) with lines dt 3 lc "black" title "peak both ways"
+    csv skip 1 using 7:(both("ce_bandwidth", "ce", "peer") ? column(13) : NaN) pt 5 ps 1.2 lc rgb "#009e73" title "copy engine, both ways", \
+    csv skip 1 using 7:(one("ce_bandwidth", "ce", "peer") ? column(13) : NaN) pt 7 ps 1.2 lc rgb "#0072b2" title "copy engine, one way", \
+    csv skip 1 using 7:(one("sm_bandwidth", "sm_pull", "peer") ? column(13) : NaN) pt 9 ps 1.2 dt 2 lc rgb "#cc79a7" title "SM kernel pull, one way", \
+    csv skip 1 using 7:(one("sm_bandwidth", "sm_push", "peer") ? column(13) : NaN) pt 11 ps 1.2 dt 4 lc rgb "#e69f00" title "SM kernel push, one way", \
+    csv skip 1 using 7:(one("ce_bandwidth", "ce", "peer_off") ? column(13) : NaN) pt 6 ps 1.2 lc rgb "#d55e00" title "copy engine, one way, peer access off", \
+    csv skip 1 using 7:(both("ce_bandwidth", "ce", "peer") ? column(14) : NaN) with lines dt 3 lc "black" title "peak both ways", \
+    csv skip 1 using 7:(one("ce_bandwidth", "ce", "peer") ? column(14) : NaN) with lines dt 2 lc "black" title "peak one way"
+
+# ------------------------------------------------------- host bandwidth --
+set output out."/lab05-host-bandwidth.png"
+set title "The host link (PCIe): the same shape under a lower ceiling"
+set yrange [0:70]
+set ylabel "GB/s, one direction"
+hrow(e, v, m, s, d) = strcol(1) eq e && strcol(2) eq v && strcol(6) eq m && strcol(3) eq "host" && column(4) == s && column(5) == d
+plot \
+    csv1 skip 1 using 7:(hrow("ce_bandwidth", "ce", "one_way", -1, 0) ? column(13) : NaN) pt 7 ps 1.2 lc rgb "#0072b2" title "copy engine, host -> GPU", \
+    csv1 skip 1 using 7:(hrow("ce_bandwidth", "ce", "one_way", 0, -1) ? column(13) : NaN) pt 5 ps 1.2 lc rgb "#009e73" title "copy engine, GPU -> host", \
+    csv1 skip 1 using 7:(hrow("sm_bandwidth", "sm_pull", "one_way", -1, 0) ? column(13) : NaN) pt 9 ps 1.2 dt 2 lc rgb "#cc79a7" title "SM kernel loads from host memory", \
+    csv1 skip 1 using 7:(hrow("sm_bandwidth", "sm_push", "one_way", 0, -1) ? column(13) : NaN) pt 11 ps 1.2 dt 4 lc rgb "#e69f00" title "SM kernel stores to host memory", \
+    csv1 skip 1 using 7:(hrow("ce_bandwidth", "ce", "one_way", -1, 0) ? column(14) : NaN) with lines dt 2 lc "black" title "peak per direction (PCIe Gen5 x16)"
 
 # -------------------------------------------------------------- latency --
+# Bars on a linear axis, microseconds; green: the pair, blue: one GPU.
 reset
-set datafile separator ","
-set datafile missing NaN
-row(e, v, m, r) = strcol(1) eq e && strcol(2) eq v && strcol(6) eq m && strcol(3) eq r
-pair(s, d) = column(4) == s && column(5) == d
-# The pointer chase beyond L2 (a run before the in-L2 chase existed left mode empty).
+load here."/screen.gp"
 chase(r) = strcol(1) eq "pointer_chase" && strcol(2) eq "chase" && strcol(3) eq r && strcol(6) ne "in_l2"
 set output out."/lab05-latency.png"
-set title sprintf("Lab 05: latency, GPU %d and GPU %d (median) -- %s", A, B, hw)
-set style fill solid 0.8 border -1
-set boxwidth 0.6
-set logscale y 10
-set yrange [0.05:60]
-set xrange [0.4:8.6]
-set format y "%g"
-set ylabel "microseconds"
+set title "One small copy costs microseconds; one load across a link, about one"
+set style fill solid 0.85 border -1
+set boxwidth 0.7
+set yrange [0:9.5]
+set ylabel "microseconds (median)"
 set grid ytics
-set key off
-set bmargin 6
-set xtics ("4 B copy\nqueued\nP2P on" 1, "4 B copy\nqueued\nP2P off" 2, "4 B copy\n+ sync\nP2P on" 3, \
-           "4 B copy\n+ sync\nP2P off" 4, "load\nlocal" 5, "load\npeer" 6, \
-           "ping-pong\nwrite\nremote" 7, "ping-pong\npoll\nremote" 8)
-pos(x, c) = c ? x : NaN
+set bmargin 4
+set key top right box opaque font ",17"
+set xtics font ",17" ("4 B copy\nqueued" 1, "4 B copy\n+ sync" 2, "load\nlocal" 3, "load\nfrom peer" 4, \
+    "ping-pong\nGPU-GPU" 5, "4 B copy\nqueued" 6.5, "4 B copy\n+ sync" 7.5, "load from\nhost" 8.5, "ping-pong\nGPU-CPU" 9.5)
+set xrange [0.4:10.1]
+set arrow 1 from 5.75, graph 0 to 5.75, graph 1 nohead dt 2 lc "gray40"
+twopos = 'strcol(1) eq "memcpy_latency" && strcol(3) eq "peer" && pair(A, B) ? (strcol(2) eq "ce_queued" ? 1 : strcol(2) eq "ce_synced" ? 2 : NaN) : chase("loopback") && pair(A, A) ? 3 : chase("peer") && pair(B, A) ? 4 : strcol(1) eq "pingpong" && strcol(2) eq "write_remote" && pair(LO, HI) ? 5 : NaN'
+onepos = 'strcol(1) eq "memcpy_latency" && strcol(3) eq "host" && column(4) == -1 ? (strcol(2) eq "ce_queued" ? 6.5 : strcol(2) eq "ce_synced" ? 7.5 : NaN) : chase("host") ? 8.5 : strcol(1) eq "pingpong" && strcol(3) eq "host" ? 9.5 : NaN'
 plot \
-    csv skip 1 using (pos(1, row("memcpy_latency", "ce_queued", "one_way", "peer") && pair(A, B))):10 with boxes lc rgb "#0072b2", \
-    csv skip 1 using (pos(2, row("memcpy_latency", "ce_queued", "one_way", "peer_off") && pair(A, B))):10 with boxes lc rgb "#d55e00", \
-    csv skip 1 using (pos(3, row("memcpy_latency", "ce_synced", "one_way", "peer") && pair(A, B))):10 with boxes lc rgb "#0072b2", \
-    csv skip 1 using (pos(4, row("memcpy_latency", "ce_synced", "one_way", "peer_off") && pair(A, B))):10 with boxes lc rgb "#d55e00", \
-    csv skip 1 using (pos(5, chase("loopback") && pair(A, A))):10 with boxes lc rgb "gray60", \
-    csv skip 1 using (pos(6, chase("peer") && pair(B, A))):10 with boxes lc rgb "#009e73", \
-    csv skip 1 using (pos(7, row("pingpong", "write_remote", "one_way", "peer") && pair(LO, HI))):10 with boxes lc rgb "#009e73", \
-    csv skip 1 using (pos(8, row("pingpong", "poll_remote", "one_way", "peer") && pair(LO, HI))):10 with boxes lc rgb "#009e73", \
-    csv skip 1 using (strcol(1) eq "memcpy_latency" && pair(A, B) && (strcol(3) eq "peer" || strcol(3) eq "peer_off") ? \
-                          (strcol(2) eq "ce_queued" ? 1 : 3) + (strcol(3) eq "peer_off") : \
-                      chase("loopback") && pair(A, A) ? 5 : \
-                      chase("peer") && pair(B, A) ? 6 : \
-                      strcol(1) eq "pingpong" && strcol(3) eq "peer" && pair(LO, HI) ? (strcol(2) eq "write_remote" ? 7 : 8) : NaN):10:(sprintf("%.2f us", column(10))) \
-        with labels offset 0,0.9
+    csv skip 1 using (@twopos):10 with boxes lc rgb "#1a7f37" title hw, \
+    csv skip 1 using (@twopos):10:(sprintf("%.2f", column(10))) with labels offset 0,0.8 notitle, \
+    csv1 skip 1 using (@onepos):10 with boxes lc rgb "#1b365d" title hw1, \
+    csv1 skip 1 using (@onepos):10:(sprintf("%.2f", column(10))) with labels offset 0,0.8 notitle
 
 # -------------------------------------------------------------- streams --
+# Each machine's total over N streams against its own one stream.
 reset
-set datafile separator ","
-set datafile missing NaN
+load here."/screen.gp"
+stats csv skip 1 using (strcol(1) eq "streams" && column(16) == 1 ? column(13) : NaN) nooutput
+ONE2 = STATS_max
+stats csv1 skip 1 using (strcol(1) eq "streams" && column(16) == 1 ? column(13) : NaN) nooutput
+ONE1 = STATS_max
 set output out."/lab05-streams.png"
-set title sprintf("Lab 05: 32 MiB GPU %d -> GPU %d split over N streams -- %s", A, B, hw)
-set style fill solid 0.8 border -1
-set boxwidth 0.6
-set xrange [0.4:4.6]
-set yrange [0:520]
-set xtics ("1 stream" 1, "2 streams" 2, "4 streams" 3, "8 streams" 4)
-set ylabel "GB/s, all streams together (median)"
-set grid ytics
-set key top left box opaque
-stats csv skip 1 using (strcol(1) eq "streams" && strcol(3) eq "peer" ? column(14) : NaN) nooutput
-PEAK = STATS_max
-set arrow 1 from graph 0, first PEAK to graph 1, first PEAK nohead dt 2 lc "black"
-spos(n) = n == 1 ? 1 : n == 2 ? 2 : n == 4 ? 3 : n == 8 ? 4 : NaN
-st(c) = strcol(1) eq "streams" && strcol(3) eq "peer" && column(4) == A && column(5) == B ? c : NaN
+set title "More streams do not add bandwidth: they share one link"
+set xrange [0.7:10]
+set logscale x 2
+set xtics ("1" 1, "2" 2, "4" 4, "8" 8)
+set yrange [0:1.3]
+set xlabel "streams, 32 MiB split among them"
+set ylabel "total / one stream (labels: GB/s)"
+set grid
+set key bottom right box opaque font ",18"
+set style data linespoints
 plot \
-    csv skip 1 using (st(spos(column(16)))):13 with boxes lc rgb "#0072b2" notitle, \
-    csv skip 1 using (st(spos(column(16)))):13:(sprintf("%.1f GB/s", column(13))) with labels offset 0,1 notitle, \
-    csv skip 1 using (st(spos(column(16)))):13:(sprintf("%.1f each", column(13) / column(16))) with labels offset 0,-1.5 tc "white" notitle, \
-    NaN with lines dt 2 lc "black" title sprintf("peak one way (NVML): %.0f GB/s", PEAK)
+    csv skip 1 using (strcol(1) eq "streams" ? column(16) : NaN):(column(13) / ONE2):(sprintf("%.1f", column(13))) with labels offset 0,1.1 tc rgb "#1a7f37" notitle, \
+    csv skip 1 using (strcol(1) eq "streams" ? column(16) : NaN):(column(13) / ONE2) pt 7 ps 1.5 lc rgb "#1a7f37" title hw, \
+    csv1 skip 1 using (strcol(1) eq "streams" ? column(16) : NaN):(column(13) / ONE1):(sprintf("%.1f", column(13))) with labels offset 0,-1.1 tc rgb "#1b365d" notitle, \
+    csv1 skip 1 using (strcol(1) eq "streams" ? column(16) : NaN):(column(13) / ONE1) pt 5 ps 1.5 lc rgb "#1b365d" title hw1, \
+
 
 # ------------------------------------------------------------- cpu_sync --
+# The ratio queued / sync_each at each size: 1 means no cost.
 reset
-set datafile separator ","
-set datafile missing NaN
+load here."/screen.gp"
 set output out."/lab05-cpu-sync.png"
-set title sprintf("Lab 05: queued copies, or a synchronize after each -- %s", hw)
-set style fill solid 0.8 border -1
-set boxwidth 0.35
-set xrange [0.4:4.6]
-set yrange [0:500]
-set xtics ("64 KiB" 1, "1 MiB" 2, "16 MiB" 3, "256 MiB" 4)
+set title "A synchronize after each copy costs only while copies are small"
+set logscale x 2
+set xrange [40000:4.5e8]
+set xtics ("64 KiB" 65536, "1 MiB" 1048576, "16 MiB" 16777216, "256 MiB" 268435456)
+set yrange [0.8:3.6]
 set xlabel "bytes per copy"
-set ylabel "GB/s (median)"
-set grid ytics
-set key top left box opaque
-cpos(b) = b == 65536 ? 1 : b == 1048576 ? 2 : b == 16777216 ? 3 : b == 268435456 ? 4 : NaN
-cs(v, dx) = strcol(1) eq "cpu_sync" && strcol(2) eq v && strcol(3) eq "peer" && column(4) == A && column(5) == B ? cpos(column(7)) + dx : NaN
+set ylabel "queued GB/s / synchronized GB/s"
+set grid
+set key top right box opaque font ",18"
+set style data linespoints
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc "black"
+# rows come in pairs (queued, then sync_each, same size): keep the queued rate
+qrate(v) = (strcol(2) eq "queued" ? (Q = column(13), NaN) : strcol(2) eq "sync_each" ? Q / column(13) : NaN)
 plot \
-    csv skip 1 using (cs("queued", -0.19)):13 with boxes lc rgb "#0072b2" title "queued, one synchronize at the end", \
-    csv skip 1 using (cs("sync_each", 0.19)):13 with boxes lc rgb "#d55e00" title "cudaStreamSynchronize after each copy", \
-    csv skip 1 using (cs("queued", -0.19)):13:(sprintf("%.1f", column(13))) with labels offset 0,0.8 notitle, \
-    csv skip 1 using (cs("sync_each", 0.19)):13:(sprintf("%.1f", column(13))) with labels offset 0,0.8 notitle
+    csv skip 1 using (strcol(1) eq "cpu_sync" ? column(7) : NaN):(strcol(1) eq "cpu_sync" ? qrate(0) : NaN) pt 7 ps 1.5 lc rgb "#1a7f37" title hw, \
+    csv1 skip 1 using (strcol(1) eq "cpu_sync" ? column(7) : NaN):(strcol(1) eq "cpu_sync" ? qrate(0) : NaN) pt 5 ps 1.5 lc rgb "#1b365d" title hw1

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# make-plots.sh [OUTDIR]: draw the slides' plots from the recorded runs.
+# make-plots.sh [OUTDIR]: draw the slides' plots and diagram from the
+# recorded runs.
 #
-# Reads tests/fixtures/labNN-run.csv (the --csv output of each lab's
-# reference program, recorded on the machine named below) and writes the
-# PNGs the decks show into OUTDIR (default: slides/img). Needs gnuplot;
-# uses its pngcairo terminal where it has one, else png.
+# Reads tests/fixtures/labNN-run.csv and labNN-run-1xh200.csv (the --csv
+# output of each lab's reference program, recorded on the two machines
+# named below) and writes the PNGs the decks show into OUTDIR (default:
+# slides/img), and topology.svg (slides/diagrams/topology.py, drawn by
+# Graphviz). Needs gnuplot (its pngcairo terminal where it has one) and dot.
 #
 #   slides/plots/make-plots.sh                 # regenerate slides/img
 #   slides/plots/make-plots.sh /tmp/plots      # somewhere else, to compare
@@ -20,9 +22,14 @@ root=$(cd "$here/../.." && pwd)
 out=${1:-$root/slides/img}
 fixtures=${FIXTURES:-$root/tests/fixtures}
 hw="2x NVIDIA H200 (SXM), NVLink 4 x18"
+hw1="1x NVIDIA H200, PCIe Gen5 x16"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "make-plots: gnuplot is missing (Debian: sudo apt-get install gnuplot-nox)" >&2
+    exit 1
+fi
+if ! command -v dot >/dev/null 2>&1; then
+    echo "make-plots: dot is missing (Debian: sudo apt-get install graphviz)" >&2
     exit 1
 fi
 
@@ -33,17 +40,23 @@ want="experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,ma
 mkdir -p "$out"
 for lab in "${labs[@]}"; do
     csv="$fixtures/lab$lab-run.csv"
-    [ -r "$csv" ] || { echo "make-plots: $csv is missing" >&2; exit 1; }
-    got=$(head -n 1 "$csv" | tr -d '\r')
-    if [ "$got" != "$want" ]; then
-        echo "make-plots: $csv has the header" >&2
-        echo "  $got" >&2
-        echo "but slides/plots/lab$lab.gp was written for" >&2
-        echo "  $want" >&2
-        exit 1
-    fi
-    gnuplot -e "csv='$csv'; out='$out'; hw='$hw'" "$here/lab$lab.gp"
+    csv1="$fixtures/lab$lab-run-1xh200.csv"
+    for f in "$csv" "$csv1"; do
+        [ -r "$f" ] || { echo "make-plots: $f is missing" >&2; exit 1; }
+        got=$(head -n 1 "$f" | tr -d '\r')
+        if [ "$got" != "$want" ]; then
+            echo "make-plots: $f has the header" >&2
+            echo "  $got" >&2
+            echo "but slides/plots/lab$lab.gp was written for" >&2
+            echo "  $want" >&2
+            exit 1
+        fi
+    done
+    gnuplot -e "csv='$csv'; csv1='$csv1'; out='$out'; hw='$hw'; hw1='$hw1'; here='$here'" "$here/lab$lab.gp"
 done
-for png in "$out"/lab0[2-5]-*.png; do
-    echo "make-plots: $png"
+FIXTURES=$fixtures "$root/slides/diagrams/topology.py" >"$out/topology.dot"
+dot -Tsvg -o "$out/topology.svg" "$out/topology.dot"
+rm -f "$out/topology.dot"
+for img in "$out"/lab0[2-5]-*.png "$out/topology.svg"; do
+    echo "make-plots: $img"
 done

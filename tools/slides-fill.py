@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""slides-fill.py DECK.md [OUT.md]: a lecture deck with its figures filled in.
+
+A deck in slides/ is Markdown with placeholders; every measured number and
+every verdict on a slide comes from one of them, so a deck cannot drift from
+the recorded runs it cites (tests/fixtures/labNN-run.csv: 2x NVIDIA H200,
+NVLink; labNN-run-1xh200.csv: 1x NVIDIA H200, PCIe). A placeholder stands
+alone between double braces:
+
+  {{hw FIX}}                  the hardware FIX (e.g. lab05-run) was recorded on
+  {{claim NN ID}}             the verdict of claim ID on both machines: badge,
+                              headline number, the host tool's sentence
+  {{verdictcell NN ID SUFFIX}} one badge and headline (SUFFIX: run, run-1xh200)
+  {{scoreboard NN [NN ...]}}  a table of every claim of those labs
+  {{num FIX COL key=val ... [fmt=%.1f] [scale=X]}}
+                              column COL of the one row of FIX that matches
+  {{rows FIX REGEX [keep=N] [cols=a,b]}}
+                              the rows of FIX matching REGEX, middle columns
+                              cut after the first N (default 5), or only cols
+  {{report NN FIX REGEX}}     the block (up to a blank line) of the lab's report
+                              of FIX that starts at the first line matching REGEX
+
+Verdicts are the ones the labs' host tools compute from the rows
+($BUILD/host/NN-name verdicts FILE), never the deck's text. Any placeholder
+that cannot be filled (a missing claim, no row, two rows) is an error: the
+deck is not written and the exit status is 1.
+"""
+import csv
+import glob
+import io
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.environ.get("FIXTURES", os.path.join(ROOT, "tests", "fixtures"))
+BUILD = os.environ.get("BUILD", "build")
+if not os.path.isabs(BUILD):
+    BUILD = os.path.join(ROOT, BUILD)
+
+# The two recorded machines, in the order a claim page shows them.
+MACHINES = [
+    ("run", "2× NVIDIA H200, NVLink 4 ×18"),
+    ("run-1xh200", "1× NVIDIA H200, PCIe Gen5 x16"),
+]
+VERDICT_WORDS = {"holds": "holds", "does_not_hold": "does not hold",
+                 "untested": "cannot be tested here"}
+
+
+class FillError(Exception):
+    pass
+
+
+_csv_cache = {}
+_verdict_cache = {}
+
+
+def fixture_path(fix):
+    if not re.fullmatch(r"lab[0-9]{2}-run(-1xh200)?", fix):
+        raise FillError(f"'{fix}' is not a recorded run (labNN-run or labNN-run-1xh200)")
+    path = os.path.join(FIXTURES, fix + ".csv")
+    if not os.path.isfile(path):
+        raise FillError(f"{path} is missing")
+    return path
+
+
+def rows(fix):
+    if fix not in _csv_cache:
+        with open(fixture_path(fix), newline="", encoding="utf-8") as f:
+            _csv_cache[fix] = list(csv.DictReader(f))
+    return _csv_cache[fix]
+
+
+def hardware(fix):
+    for suffix, name in MACHINES:
+        if fix.endswith("-" + suffix):
+            return name
+    raise FillError(f"no hardware known for {fix}")
+
+
+def host_tool(nn):
+    tools = sorted(glob.glob(os.path.join(BUILD, "host", f"{nn}-*")))
+    if not tools:
+        raise FillError(f"no host tool {BUILD}/host/{nn}-* (build it: make tools)")
+    return tools[0]
+
+
+def verdicts(nn, fix):
+    """{claim id: (verdict, detail)} as the lab's host tool computes them."""
+    key = (nn, fix)
+    if key not in _verdict_cache:
+        out = subprocess.run([host_tool(nn), "verdicts", fixture_path(fix)],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            raise FillError(f"{host_tool(nn)} verdicts {fix}.csv failed: {out.stderr.strip()}")
+        table = {}
+        for r in csv.DictReader(io.StringIO(out.stdout)):
+            if r["experiment"] == "claim":
+                table[r["variant"]] = (r["value"], r["detail"], r["mode"])
+        _verdict_cache[key] = table
+    return _verdict_cache[key]
+
+
+# The headline of a verdict: slides/headlines.tsv picks it out of the host
+# tool's sentence (claim, pattern, what to show).
+HEADLINES = os.path.join(ROOT, "slides", "headlines.tsv")
+_headlines = None
+
+
+def headline(cid, detail):
+    global _headlines
+    if _headlines is None:
+        _headlines = []
+        with open(HEADLINES, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if line.startswith("#") or line.startswith("claim\t") or not line.strip():
+                    continue
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) != 3:
+                    raise FillError(f"{HEADLINES}:{n}: want claim, pattern, headline (tabs)")
+                _headlines.append((parts[0], re.compile(parts[1]), parts[2]))
+    for claim_id, rx, fmt in _headlines:
+        if claim_id == cid:
+            m = rx.search(detail)
+            if m:
+                return m.expand(fmt)
+    raise FillError(f"claim {cid}: no line of {os.path.relpath(HEADLINES, ROOT)} picks a headline out of "
+                    f"'{detail}'")
+
+
+def badge(verdict):
+    if verdict not in VERDICT_WORDS:
+        raise FillError(f"unknown verdict '{verdict}'")
+    return f'<span class="badge {verdict}">{VERDICT_WORDS[verdict]}</span>'
+
+
+def esc(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def claim(nn, cid):
+    lines = ['<div class="verdicts">']
+    for suffix, name in MACHINES:
+        fix = f"lab{nn}-{suffix}"
+        table = verdicts(nn, fix)
+        if cid not in table:
+            raise FillError(f"claim {cid}: the host tool of lab {nn} gives no verdict for it on {fix}.csv")
+        v, detail, _ = table[cid]
+        head = headline(cid, detail) if v != "untested" else ""
+        lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> {badge(v)} '
+                     f'<span class="big">{esc(head)}</span></div>')
+        lines.append(f'<div class="detail">{esc(detail)} <i>({fix}.csv)</i></div>')
+    lines.append("</div>")
+    return "\n".join(lines)
+
+
+def verdict_cell(nn, cid, suffix):
+    table = verdicts(nn, f"lab{nn}-{suffix}")
+    if cid not in table:
+        raise FillError(f"claim {cid} of lab {nn} has no verdict on lab{nn}-{suffix}.csv")
+    v, detail, _ = table[cid]
+    head = headline(cid, detail) if v != "untested" else ""
+    return f"{badge(v)} {esc(head)}".strip()
+
+
+def scoreboard(labs):
+    out = ["| lab | claim | § | " + " | ".join(name for _, name in MACHINES) + " |",
+           "| --- | --- | --- | " + " | ".join("---" for _ in MACHINES) + " |"]
+    for nn in labs:
+        first = verdicts(nn, f"lab{nn}-{MACHINES[0][0]}")
+        for cid, (_, _, section) in first.items():
+            cells = [verdict_cell(nn, cid, suffix) for suffix, _ in MACHINES]
+            out.append(f"| {nn} | `{cid}` | {section} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def num(fix, col, filters, fmt="%.1f", scale=1.0):
+    table = rows(fix)
+    if table and col not in table[0]:
+        raise FillError(f"{fix}.csv has no column '{col}'")
+    hit = [r for r in table if all(r.get(k) == v for k, v in filters.items())]
+    where = " ".join(f"{k}={v}" for k, v in filters.items())
+    if len(hit) != 1:
+        raise FillError(f"{fix}.csv: {len(hit)} rows match {where} (need exactly one)")
+    try:
+        value = float(hit[0][col]) * scale
+    except ValueError:
+        raise FillError(f"{fix}.csv: {where}: {col} is '{hit[0][col]}', not a number")
+    return fmt % value
+
+
+def cut_rows(fix, pattern, keep=5, cols=None):
+    rx = re.compile(pattern)
+    with open(fixture_path(fix), encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split(",")
+        got = [line.rstrip("\n") for line in f if rx.search(line)]
+    if not got:
+        raise FillError(f"{fix}.csv: no row matches /{pattern}/")
+    pick = None
+    if cols:
+        names = cols.split(",")
+        missing = [c for c in names if c not in header]
+        if missing:
+            raise FillError(f"{fix}.csv has no column {', '.join(missing)}")
+        pick = [header.index(c) for c in names]
+    out = []
+    for line in got:
+        fields = next(csv.reader([line]))
+        if pick:
+            fields = [fields[i] for i in pick]
+        elif len(fields) > keep + 2:
+            fields = fields[:keep] + ["..."] + fields[-2:]
+        out.append(",".join(fields))
+    return "\n".join(out)
+
+
+def report(nn, fix, pattern):
+    out = subprocess.run([host_tool(nn), "report", fixture_path(fix)], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise FillError(f"{host_tool(nn)} report {fix}.csv failed: {out.stderr.strip()}")
+    rx = re.compile(pattern)
+    lines = out.stdout.splitlines()
+    start = next((i for i, line in enumerate(lines) if rx.search(line)), None)
+    if start is None:
+        raise FillError(f"report of {fix}.csv: no line matches /{pattern}/")
+    block = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        block.append(line)
+    return "\n".join(block)
+
+
+def split_args(text):
+    """Words, where key=value pairs and 'quoted words' stay whole."""
+    return [a.strip("'") for a in re.findall(r"'[^']*'|\S+", text)]
+
+
+def fill_one(body):
+    args = split_args(body)
+    if not args:
+        raise FillError("an empty placeholder")
+    name, args = args[0], args[1:]
+    opts = {}
+    pos = []
+    for a in args:
+        k, eq, v = a.partition("=")
+        (opts.__setitem__(k, v) if eq and re.fullmatch(r"[a-z_]+", k) else pos.append(a))
+    if name == "hw" and len(pos) == 1:
+        fixture_path(pos[0])
+        return hardware(pos[0])
+    if name == "claim" and len(pos) == 2:
+        return claim(pos[0], pos[1])
+    if name == "verdictcell" and len(pos) == 3:
+        return verdict_cell(pos[0], pos[1], pos[2])
+    if name == "scoreboard" and pos:
+        return scoreboard(pos)
+    if name == "num" and len(pos) == 2:
+        fmt = opts.pop("fmt", "%.1f")
+        scale = float(opts.pop("scale", "1"))
+        return num(pos[0], pos[1], opts, fmt, scale)
+    if name == "rows" and len(pos) == 2:
+        return cut_rows(pos[0], pos[1], int(opts.get("keep", "5")), opts.get("cols"))
+    if name == "report" and len(pos) == 3:
+        return report(pos[0], pos[1], pos[2])
+    raise FillError(f"unknown placeholder or wrong arguments: {{{{{body}}}}}")
+
+
+PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
+
+
+def fill(text, deck):
+    errors = []
+
+    def one(m):
+        try:
+            return fill_one(m.group(1).strip())
+        except FillError as e:
+            errors.append(str(e))
+            return m.group(0)
+
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        before = len(errors)
+        out.append(PLACEHOLDER.sub(one, line))
+        for e in errors[before:]:
+            errors[errors.index(e)] = f"{deck}:{n}: {e}"
+    return "\n".join(out) + "\n", errors
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        return 2
+    deck = argv[1]
+    try:
+        with open(deck, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        print(f"slides-fill: {e}", file=sys.stderr)
+        return 1
+    out, errors = fill(text, deck)
+    if errors:
+        for e in errors:
+            print(f"slides-fill: {e}", file=sys.stderr)
+        return 1
+    if len(argv) == 3:
+        with open(argv[2], "w", encoding="utf-8") as f:
+            f.write(out)
+    else:
+        sys.stdout.write(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
