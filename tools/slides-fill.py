@@ -11,7 +11,8 @@ alone between double braces:
   {{claim NN ID}}             the verdict of claim ID on both machines: badge,
                               headline number, the host tool's sentence
   {{verdictcell NN ID SUFFIX}} one badge and headline (SUFFIX: run, run-1xh200)
-  {{scoreboard NN [NN ...]}}  a table of every claim of those labs
+  {{scoreboard NN[:A-B] ...}} a table of every claim of those labs (A-B: only its
+                              claims A to B, counted from 1, for a long lab)
   {{num FIX COL key=val ... [fmt=%.1f] [scale=X]}}
                               column COL of the one row of FIX that matches
   {{rows FIX REGEX [keep=N] [cols=a,b]}}
@@ -167,9 +168,16 @@ def verdict_cell(nn, cid, suffix):
 def scoreboard(labs):
     out = ["| lab | claim | § | " + " | ".join(name for _, name in MACHINES) + " |",
            "| --- | --- | --- | " + " | ".join("---" for _ in MACHINES) + " |"]
-    for nn in labs:
+    for spec in labs:
+        nn, _, span = spec.partition(":")
         first = verdicts(nn, f"lab{nn}-{MACHINES[0][0]}")
-        for cid, (_, _, section) in first.items():
+        lo, _, hi = span.partition("-")
+        if span and not (lo.isdigit() and hi.isdigit() and 1 <= int(lo) <= int(hi)):
+            raise FillError(f"scoreboard {spec}: the span must be A-B with 1 <= A <= B")
+        items = list(first.items())
+        if span:
+            items = items[int(lo) - 1:int(hi)]
+        for cid, (_, _, section) in items:
             cells = [verdict_cell(nn, cid, suffix) for suffix, _ in MACHINES]
             out.append(f"| {nn} | `{cid}` | {section} | " + " | ".join(cells) + " |")
     return "\n".join(out)

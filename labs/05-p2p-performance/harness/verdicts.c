@@ -580,9 +580,12 @@ static lab_verdict coherence_cause(const lab_rows *rows, char *said, size_t len)
     const lab_verdict l1 = prefer_l1(rows, cure, sizeof cure);
     if (l1 == LAB_UNTESTED)
         return lab_say(LAB_UNTESTED, said, len, "%s", cure);
-    return lab_judge(l1 == LAB_HOLDS, said, len, "CUDA has no call that disables the CPU's "
-                     "cache coherence protocol, and cudaDeviceSetCacheConfig sets the GPU's "
-                     "L1/shared-memory split; the named cure measured: %s", cure);
+    char *tail = strstr(cure, "; the setting"); /* the cure's numbers only */
+    if (tail)
+        *tail = '\0';
+    return lab_judge(l1 == LAB_HOLDS, said, len, "no CUDA call disables the CPU's cache "
+                     "coherence protocol (cudaDeviceSetCacheConfig sets the GPU's L1/shared "
+                     "split); the cure it names: %s", cure);
 }
 
 /* Across machines P2P cannot work: a peer pair must be in one machine. */
