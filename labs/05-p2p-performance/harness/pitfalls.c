@@ -302,7 +302,8 @@ static void both_ways(lab_ctx *ctx, lab_route route, bool legacy)
     lab_row row = lab05_row("default_stream", legacy ? "legacy" : "nonblocking", &job.t[0],
                             route, "both_ways");
     lab_row_set(row.detail, sizeof row.detail, legacy
-                    ? "both copies in GPU %d's legacy default stream (stream 0)"
+                    ? "both copies in one stream, GPU %d's legacy default stream: one stream "
+                      "serializes them, whichever it is"
                     : "one non-blocking stream per direction (on GPU %d and its partner)",
                 lab05_xfer_device(&job.t[0]));
     lab05_emit_job(ctx, &row, &job, &res, 2, 2);
