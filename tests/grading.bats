@@ -228,3 +228,25 @@ lab_test_ids() {
     done
     [ -z "$bad" ] || fail "too few planted mistakes (or a wrong TODO id):$bad"
 }
+
+@test "grading: each handout ends with its Contracts table: every TODO the lab declares, each clause with a test that exists" {
+    local lab nn readme todo ref bad=""
+    for lab in $(cd "$REPO_ROOT/labs" && ls -d [0-9][0-9]-*); do
+        nn=${lab%%-*}
+        for readme in README.md README.zh-CN.md; do
+            local section
+            section=$(awk '/^## (Contracts|契约)$/ { on = 1 } on' "$REPO_ROOT/labs/$lab/$readme")
+            [ -n "$section" ] || { bad+=$'\n'"labs/$lab/$readme has no Contracts section"; continue; }
+            # The section is the handout's last.
+            [ "$(grep -c '^## ' <<<"$section")" -eq 1 ] || bad+=$'\n'"labs/$lab/$readme: the Contracts section is not the last"
+            for todo in $(cat "$REPO_ROOT"/labs/"$lab"/harness/*.h | grep -oE "TODO $nn\.[0-9]+" | cut -d' ' -f2 | sort -u); do
+                grep -qE "^\| ${todo//./\\.} \| .+ \| \`" <<<"$section" || bad+=$'\n'"labs/$lab/$readme: no clause of TODO $todo"
+            done
+            while IFS= read -r ref; do
+                grep -qF -- "$ref" "$REPO_ROOT/tests/lab$nn.bats" "$REPO_ROOT/tests/unit/lab$nn.c" ||
+                    bad+=$'\n'"labs/$lab/$readme names a test that does not exist: $ref"
+            done < <(grep -E '^\| [0-9]{2}\.[0-9]+ \|' <<<"$section" | awk -F' \\| ' '{ print $NF }' | grep -oE '`[^`]+`' | tr -d '`')
+        done
+    done
+    [ -z "$bad" ] || fail "$bad"
+}
