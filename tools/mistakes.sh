@@ -40,13 +40,16 @@ mkdir -p "$scratch/src"
 tools/source-files.sh | xargs -0 cp -p --parents -t "$scratch/src/"
 
 # seed TREE DIR: copy what $BUILD already holds for lab DIR into TREE/build.
+# What the patch cannot change (common/, the harness, the tools) is linked,
+# not copied: it is up to date, so make only reads it; the lab's own
+# objects and programs, which make rewrites, are copies.
 seed() {
     local tree=$1 dir=$2 part
     mkdir -p "$tree/build/ref/objects" "$tree/build/harness" "$tree/build/ref/bin" "$tree/build/ref/unit"
     for part in common tools host; do
-        [ -d "$base/$part" ] && cp -a "$base/$part" "$tree/build/"
+        [ -d "$base/$part" ] && { cp -al "$base/$part" "$tree/build/" 2>/dev/null || cp -a "$base/$part" "$tree/build/"; }
     done
-    [ -d "$base/harness/$dir" ] && cp -a "$base/harness/$dir" "$tree/build/harness/"
+    [ -d "$base/harness/$dir" ] && { cp -al "$base/harness/$dir" "$tree/build/harness/" 2>/dev/null || cp -a "$base/harness/$dir" "$tree/build/harness/"; }
     [ -d "$base/ref/objects/$dir" ] && cp -a "$base/ref/objects/$dir" "$tree/build/ref/objects/"
     [ -f "$base/ref/objects/unit/$dir.o" ] && mkdir -p "$tree/build/ref/objects/unit" &&
         cp -a "$base/ref/objects/unit/$dir.o" "$tree/build/ref/objects/unit/"
