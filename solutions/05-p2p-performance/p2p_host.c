@@ -103,7 +103,8 @@ cudaError_t lab05_time_on_host(lab_work_fn enqueue, void *arg, cudaStream_t stre
 /* Contract of TODO 05.7 (in full: harness/p2p_perf.h); each clause and its test:
  * - dev is made current and the setting applied (read back by the harness); checked by: TODO 05.7
  *   PreferL1 on and off
- * - the first error is returned; checked by: TODO 05.7 PreferL1 on and off
+ * - the first error is returned: a GPU that does not exist gives cudaSetDevice's error; checked
+ *   by: cache_config_no_such_device
  */
 cudaError_t lab05_set_cache_config(int dev, enum cudaFuncCache config)
 {
