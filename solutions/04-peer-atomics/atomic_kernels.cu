@@ -11,8 +11,8 @@
 /* Contract of TODO 04.2 (in full: harness/atomics.h); each clause and its test:
  * - exactly threads x blocks x iters increments, one atomic each, of the scope asked; checked by:
  *   TODO 04.2, 04.3, 04.4: every counter counts exactly
- * - system scope where two GPUs share the counter (in the PTX); checked by: use system-scope
- *   atomics (in the compiled PTX)
+ * - system scope where two GPUs share the counter (in the PTX); checked by: are system-scope (in
+ *   the compiled PTX)
  */
 __global__ void count_per_thread_kernel(unsigned long long *counter,
                                         unsigned int same_address_mask, int iters,
@@ -158,6 +158,8 @@ cudaError_t launch_histogram_privatized(const unsigned char *data, size_t n,
 /* Contract of TODO 04.7 (in full: harness/atomics.h); each clause and its test:
  * - one thread; each atomic's old value names the next slot; *final_index is the last; checked by:
  *   TODO 04.7: an atomic over the host link
+ * - system scope when system_scope asks (in the PTX); checked by: are system-scope (in the
+ *   compiled PTX)
  * - a far atomic takes longer than a local one; checked by: TODO 04.7: an atomic over the host
  *   link
  */
