@@ -8,8 +8,7 @@ setup() {
 }
 
 score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.json
-    run awk -v rules="$REPO_ROOT/tests/points.tsv" -v json="$BATS_TEST_TMPDIR/summary.json" \
-        -f "$REPO_ROOT/tools/score-tap.awk" "$1"
+    run awk -v rules="$REPO_ROOT/tests/points/lab01.tsv" -f "$REPO_ROOT/tools/score-tap.awk" "$1"
 }
 
 @test "grading: an untouched skeleton scores zero, each failure naming its TODO" {
@@ -40,7 +39,7 @@ score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.
     # A hint with a tab, quotes and a backslash must still give valid JSON.
     sed 's|see the handout&#39;s step 01.1|a "quoted"\tword \\ and a tab: &#9;|' \
         "$FIXTURES/grade-skeleton-nogpu.junit.xml" >"$junit"
-    run python3 "$REPO_ROOT/tools/junit-summary.py" "$junit" "$REPO_ROOT/tests/points.tsv" "$BATS_TEST_TMPDIR/s.json"
+    run python3 "$REPO_ROOT/tools/junit-summary.py" "$junit" "$REPO_ROOT/tests/points" "$BATS_TEST_TMPDIR/s.json"
     assert_success
     run python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -49,7 +48,7 @@ hint = [t["hint"] for t in lab["tests"] if "TODO 01.1" in t["hint"]][0]
 print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab["tests"]),
       sum(t["state"] == "failed" for t in lab["tests"]), "\t" in hint, "\"quoted\"" in hint)' "$BATS_TEST_TMPDIR/s.json"
     assert_success
-    assert_output "0 17 69 01 30 6 True True"
+    assert_output "0 16 69 01 30 6 True True"
 }
 
 @test "grading: make grade scores the reference in full and the untouched skeletons zero, for what this machine can check" {
@@ -130,28 +129,29 @@ print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab
     done
 }
 
-# lab_test_ids: the id (full name) of every test of every lab file.
-lab_test_ids() {
-    sed -n -E 's/^@test "(.*)" \{$/\1/p' "$REPO_ROOT"/tests/lab[0-9][0-9].bats
-}
-
-@test "grading: every lab test has its points in tests/points.tsv by id, and every test of a TODO carries some" {
-    local table="$REPO_ROOT/tests/points.tsv" id pts bad=""
-    while IFS= read -r id; do
-        pts=$(awk -F'\t' -v id="$id" '!/^#/ && $1 == id { print $2 }' "$table")
-        if [ -z "$pts" ]; then
-            bad+=$'\n'"no points declared: $id"
-        elif ! [[ "$pts" =~ ^[0-9]+$ ]]; then
-            bad+=$'\n'"points '$pts' is no whole number: $id"
-        elif [[ "$id" == *TODO* ]] && [ "$pts" -eq 0 ]; then
-            bad+=$'\n'"a test of a student's TODO carries no points: $id"
-        fi
-    done < <(lab_test_ids)
-    # And no line of the table is left over from a test that is gone.
-    while IFS= read -r id; do
-        lab_test_ids | grep -qxF -- "$id" || bad+=$'\n'"the table names a test that does not exist: $id"
-    done < <(awk -F'\t' '!/^#/ && NF { print $1 }' "$table")
-    [ -z "$bad" ] || fail "tests/points.tsv:$bad"
+@test "grading: every lab test has its points in tests/points/labNN.tsv by id, and every test of a TODO carries some" {
+    local bats nn table id pts bad=""
+    for bats in "$REPO_ROOT"/tests/lab[0-9][0-9].bats; do
+        nn=$(basename "$bats" .bats); nn=${nn#lab}
+        table="$REPO_ROOT/tests/points/lab$nn.tsv"
+        [ -f "$table" ] || { bad+=$'\n'"no points table tests/points/lab$nn.tsv"; continue; }
+        while IFS= read -r id; do
+            pts=$(awk -F'\t' -v id="$id" '!/^#/ && $1 == id { print $2 }' "$table")
+            if [ -z "$pts" ]; then
+                bad+=$'\n'"no points declared: $id"
+            elif ! [[ "$pts" =~ ^[0-9]+$ ]]; then
+                bad+=$'\n'"points '$pts' is no whole number: $id"
+            elif [[ "$id" == *TODO* ]] && [ "$pts" -eq 0 ]; then
+                bad+=$'\n'"a test of a student's TODO carries no points: $id"
+            fi
+        done < <(sed -n -E 's/^@test "(.*)" \{$/\1/p' "$bats")
+        # And no line of the table is left over from a test that is gone.
+        while IFS= read -r id; do
+            sed -n -E 's/^@test "(.*)" \{$/\1/p' "$bats" | grep -qxF -- "$id" ||
+                bad+=$'\n'"tests/points/lab$nn.tsv names a test that does not exist: $id"
+        done < <(awk -F'\t' '!/^#/ && NF { print $1 }' "$table")
+    done
+    [ -z "$bad" ] || fail "$bad"
 }
 
 @test "grading: points are looked up by test id, not guessed from words in the name" {

@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
-"""junit-summary.py JUNIT.xml POINTS.tsv OUT.json: the grade as JSON.
+"""junit-summary.py JUNIT.xml POINTS OUT.json: the grade as JSON.
 
 Reads the JUnit report Bats writes (a real XML parser) and the points table
-of tests/points.tsv (a test's id, its full name, and its points; a test
-the table does not list earns none), and writes the summary with a real
+POINTS, a table or a folder of them (tests/points/labNN.tsv: a test's id,
+its full name, and its points; a test no table lists earns none), and writes the summary with a real
 JSON serialiser: per lab the points earned, the points possible on this
 machine and the points it could not check, and per test its state, points
 and hint (the unfinished TODO or the failed check; the skip reason).
 """
 import json
+import os
 import sys
 import xml.etree.ElementTree as ET
 
 
 def read_points(path):
-    """{test id: points} from the table, one "id<TAB>points" a line."""
+    """{test id: points} from the table(s), one "id<TAB>points" a line."""
+    if os.path.isdir(path):
+        points = {}
+        for name in sorted(os.listdir(path)):
+            if name.endswith(".tsv"):
+                points.update(read_points(os.path.join(path, name)))
+        return points
     points = {}
     with open(path, encoding="utf-8") as f:
         for line in f:

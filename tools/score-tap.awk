@@ -1,5 +1,5 @@
 # score-tap.awk: turn a Bats TAP stream into a scorecard.
-#   awk -v rules=tests/points.tsv -f tools/score-tap.awk tests.tap
+#   awk -v rules="tests/points/lab01.tsv tests/points/lab02.tsv ..." -f tools/score-tap.awk tests.tap
 # (summary.json is written from the JUnit file by tools/junit-summary.py)
 # Test names start with the lab number ("01: ..."). Lines read:
 #   "ok N NN: name"            passed
@@ -16,10 +16,12 @@
         pending = ""; hintline = ""; failline = ""
     }
     BEGIN {
-        while ((getline line < rules) > 0) {
-            if (line ~ /^#/ || line == "") continue
-            split(line, f, "\t"); pts[f[1]] = f[2] + 0
-        }
+        nfiles = split(rules, files, " ")
+        for (k = 1; k <= nfiles; k++)
+            while ((getline line < files[k]) > 0) {
+                if (line ~ /^#/ || line == "") continue
+                split(line, f, "\t"); pts[f[1]] = f[2] + 0
+            }
     }
     /^(ok|not ok) [0-9]+ / {
         finish_failure()
