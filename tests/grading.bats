@@ -8,29 +8,28 @@ setup() {
 }
 
 score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.json
-    run awk -v rules="$REPO_ROOT/tests/points.tsv" -v json="$BATS_TEST_TMPDIR/summary.json" \
-        -f "$REPO_ROOT/tools/score-tap.awk" "$1"
+    run awk -v rules="$REPO_ROOT/tests/points/lab01.tsv" -f "$REPO_ROOT/tools/score-tap.awk" "$1"
 }
 
 @test "grading: an untouched skeleton scores zero, each failure naming its TODO" {
     score "$FIXTURES/grade-skeleton-lab01.tap"
     assert_success
-    assert_line --regexp '^01 +5 of 16 +0 of 11 +0 points'
-    assert_line --regexp '^total +0 of 11 +0 points'
+    assert_line --regexp '^01 +11 of 30 +0 of 6 +12 points'
+    assert_line --regexp '^total +0 of 6 +12 points'
     assert_output --partial "TODO 01.1 is not done yet (labs/01-peer-checks/"
 }
 
 @test "grading: a complete lab scores full marks" {
     sed 's/^not ok /ok /' "$FIXTURES/grade-skeleton-lab01.tap" >"$BATS_TEST_TMPDIR/all-pass.tap"
     score "$BATS_TEST_TMPDIR/all-pass.tap"
-    assert_line --regexp '^01 +16 of 16 +11 of 11'
-    refute_output --partial "Not passed"
+    assert_line --regexp '^01 +17 of 30 +6 of 6 +12 points'
+    refute_output --partial "[failed]"
 }
 
 @test "grading: skipped tests are not checkable here: neither earned nor lost, counted apart, saying why" {
     sed 's/^not ok \([0-9]*\) \(.*\)$/ok \1 \2 # skip needs 2 GPUs/' "$FIXTURES/grade-skeleton-lab01.tap" >"$BATS_TEST_TMPDIR/skipped.tap"
     score "$BATS_TEST_TMPDIR/skipped.tap"
-    assert_line --regexp '^01 +5 of 16 +0 of 0 +11 points'
+    assert_line --regexp '^01 +11 of 30 +0 of 0 +18 points'
     assert_output --partial "skipped: needs 2 GPUs"
 }
 
@@ -40,7 +39,7 @@ score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.
     # A hint with a tab, quotes and a backslash must still give valid JSON.
     sed 's|see the handout&#39;s step 01.1|a "quoted"\tword \\ and a tab: &#9;|' \
         "$FIXTURES/grade-skeleton-nogpu.junit.xml" >"$junit"
-    run python3 "$REPO_ROOT/tools/junit-summary.py" "$junit" "$REPO_ROOT/tests/points.tsv" "$BATS_TEST_TMPDIR/s.json"
+    run python3 "$REPO_ROOT/tools/junit-summary.py" "$junit" "$REPO_ROOT/tests/points" "$BATS_TEST_TMPDIR/s.json"
     assert_success
     run python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -49,13 +48,17 @@ hint = [t["hint"] for t in lab["tests"] if "TODO 01.1" in t["hint"]][0]
 print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab["tests"]),
       sum(t["state"] == "failed" for t in lab["tests"]), "\t" in hint, "\"quoted\"" in hint)' "$BATS_TEST_TMPDIR/s.json"
     assert_success
-    assert_output "0 17 67 01 30 6 True True"
+    assert_output "0 16 69 01 30 6 True True"
 }
 
 @test "grading: make grade scores the reference in full and the untouched skeletons zero, for what this machine can check" {
     run make -s -C "$REPO_ROOT" grade GRADE_BUILD=ref BUILD="$BUILD_DIR" CUDA_ARCH=90
     assert_line --regexp '^total +([0-9]+) of \1 +[0-9]+ points'
     refute_line --regexp '^ +\[failed\]'
+    local file
+    for file in "$REPO_ROOT"/labs/*/student/*.c "$REPO_ROOT"/labs/*/student/*.cu; do
+        student_edited "$file" && skip "${file#"$REPO_ROOT/"} holds a student's work: the untouched skeletons are not here to score"
+    done
     run make -s -C "$REPO_ROOT" grade BUILD="$BUILD_DIR" CUDA_ARCH=90
     assert_line --regexp '^total +0 of [1-9][0-9]* +[0-9]+ points'
     assert_output --partial "is not done yet"
@@ -124,4 +127,126 @@ print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab
         head -n 1 "$patch" | grep -qE '^# TODO [0-9]+\.[0-9]+: .{10,}' ||
             fail "$patch: its first line must say '# TODO NN.k: the mistake it plants'"
     done
+}
+
+@test "grading: every lab test has its points in tests/points/labNN.tsv by id, and every test of a TODO carries some" {
+    local bats nn table id pts bad=""
+    for bats in "$REPO_ROOT"/tests/lab[0-9][0-9].bats; do
+        nn=$(basename "$bats" .bats); nn=${nn#lab}
+        table="$REPO_ROOT/tests/points/lab$nn.tsv"
+        [ -f "$table" ] || { bad+=$'\n'"no points table tests/points/lab$nn.tsv"; continue; }
+        while IFS= read -r id; do
+            pts=$(awk -F'\t' -v id="$id" '!/^#/ && $1 == id { print $2 }' "$table")
+            if [ -z "$pts" ]; then
+                bad+=$'\n'"no points declared: $id"
+            elif ! [[ "$pts" =~ ^[0-9]+$ ]]; then
+                bad+=$'\n'"points '$pts' is no whole number: $id"
+            elif [[ "$id" == *TODO* ]] && [ "$pts" -eq 0 ]; then
+                bad+=$'\n'"a test of a student's TODO carries no points: $id"
+            fi
+        done < <(sed -n -E 's/^@test "(.*)" \{$/\1/p' "$bats")
+        # And no line of the table is left over from a test that is gone.
+        while IFS= read -r id; do
+            sed -n -E 's/^@test "(.*)" \{$/\1/p' "$bats" | grep -qxF -- "$id" ||
+                bad+=$'\n'"tests/points/lab$nn.tsv names a test that does not exist: $id"
+        done < <(awk -F'\t' '!/^#/ && NF { print $1 }' "$table")
+    done
+    [ -z "$bad" ] || fail "$bad"
+}
+
+@test "grading: points are looked up by test id, not guessed from words in the name" {
+    local table="$BATS_TEST_TMPDIR/points.tsv" tap="$BATS_TEST_TMPDIR/t.tap"
+    printf '%s\t3\n%s\t2\n' "01: TODO 01.9 rejects a bad id with one GPU" "01: a frame test" >"$table"
+    printf '1..3\nok 1 01: TODO 01.9 rejects a bad id with one GPU\nok 2 01: a frame test\nok 3 01: a test the table lacks\n' >"$tap"
+    run awk -v rules="$table" -f "$REPO_ROOT/tools/score-tap.awk" "$tap"
+    assert_success
+    assert_line --regexp '^01 +3 of 3 +5 of 5 +0 points'
+}
+
+@test "grading: make check's summary names the TODOs this machine could not check, and fails when it checked none" {
+    local tap="$BATS_TEST_TMPDIR/t.tap"
+    printf '%s\n' '1..4' 'ok 1 02: --help explains the program and exits 0' \
+        'ok 2 02: TODO 02.1 p2p_bytes (unit, any machine)' \
+        'ok 3 02: TODOs 02.4 and 02.5: copies # skip needs 1 GPU(s), this machine has 0' \
+        'not ok 4 02: TODO 02.2 p2p_check' >"$tap"
+    run "$REPO_ROOT/tools/check-summary.sh" 02 "$tap"
+    assert_success
+    assert_line 'check 02: TODOs exercised here: 02.1 02.2'
+    assert_line '  TODO 02.4: needs 1 GPU(s), this machine has 0'
+    assert_line '  TODO 02.5: needs 1 GPU(s), this machine has 0'
+    assert_output --regexp 'no test names TODO 02\.3 02\.6 02\.7|no test names TODO 02\.3'
+    printf '%s\n' '1..2' 'ok 1 02: --help explains the program and exits 0' \
+        'ok 2 02: TODO 02.1 p2p_bytes # skip no NVIDIA driver' >"$tap"
+    run "$REPO_ROOT/tools/check-summary.sh" 02 "$tap"
+    assert_failure
+    assert_line '  TODO 02.1: no NVIDIA driver'
+    assert_output --partial "none of the lab's 7 TODOs was exercised here"
+}
+
+@test "grading: make check on this machine ends with the summary, naming what it could not check" {
+    run make -s -C "$REPO_ROOT" check LAB=3 BUILD="$BUILD_DIR" CUDA_ARCH=90 LAB_NO_INSTALL=1
+    # The skeleton fails its host-side tests: 03.1 and 03.3 were exercised.
+    assert_failure
+    assert_line --regexp '^check 03: TODOs exercised here: 03\.1 .*03\.3'
+    if [ "$("$BUILD_DIR/tools/gpu-query" count 2>/dev/null || echo 0)" -eq 0 ]; then
+        # Only a GPU runs the fault child: 03.7 is named, with the reason.
+        assert_line --regexp '^  TODO 03\.7: .*needs 1 GPU'
+    fi
+}
+
+@test "grading: a failed check shows the program's own error line, not only the status" {
+    run program_said 1 $'ok check_valid\nnot ok check_size_overflow: got P2P_ERR_ZERO_SIZE, expected P2P_ERR_SIZE_OVERFLOW\nok check_one_byte'
+    assert_success
+    assert_line 'the program exited 1 and said:'
+    assert_line '  | not ok check_size_overflow: got P2P_ERR_ZERO_SIZE, expected P2P_ERR_SIZE_OVERFLOW'
+    refute_output --partial check_valid
+    run program_said 0 "not ok ignored"
+    assert_output ""
+    run program_said 77 "skipped: needs 1 GPU"
+    assert_output ""
+    # Through captured, as the lab tests read a run: stderr's error line is shown.
+    BATS_FILE_TMPDIR=$BATS_TEST_TMPDIR
+    printf 'a,b\n' >"$BATS_TEST_TMPDIR/fake.out"
+    printf 'lab: copying\nlab: error: cudaMemcpyPeer returned cudaErrorInvalidValue\n' >"$BATS_TEST_TMPDIR/fake.err"
+    echo 1 >"$BATS_TEST_TMPDIR/fake.status"
+    run captured fake
+    assert_line '  | lab: error: cudaMemcpyPeer returned cudaErrorInvalidValue'
+}
+
+@test "grading: every TODO has at least three planted mistakes, each naming a TODO the lab declares" {
+    local id lab n bad="" patch
+    for id in $(cat "$REPO_ROOT"/labs/*/harness/*.h | grep -oE 'TODO [0-9]{2}\.[0-9]+' | cut -d' ' -f2 | sort -uV); do
+        lab=${id%%.*}
+        n=$(head -qn 1 "$REPO_ROOT"/tests/mistakes/lab"$lab"-*.patch 2>/dev/null | grep -cE "^# TODO ${id//./\\.}:")
+        [ "$n" -ge 3 ] || bad+=" $id ($n)"
+    done
+    for patch in "$REPO_ROOT"/tests/mistakes/*.patch; do
+        id=$(head -n 1 "$patch" | sed -nE 's/^# TODO ([0-9]{2}\.[0-9]+):.*/\1/p')
+        lab=$(basename "$patch" | sed -E 's/^lab([0-9]{2})-.*/\1/')
+        [ "${id%%.*}" = "$lab" ] && grep -qE "TODO ${id//./\\.}\b" "$REPO_ROOT"/labs/"$lab"-*/harness/*.h ||
+            bad+=" $(basename "$patch") names '$id'"
+    done
+    [ -z "$bad" ] || fail "too few planted mistakes (or a wrong TODO id):$bad"
+}
+
+@test "grading: each handout ends with its Contracts table: every TODO the lab declares, each clause with a test that exists" {
+    local lab nn readme todo ref bad=""
+    for lab in $(cd "$REPO_ROOT/labs" && ls -d [0-9][0-9]-*); do
+        nn=${lab%%-*}
+        for readme in README.md README.zh-CN.md; do
+            local section
+            section=$(awk '/^## (Contracts|契约)$/ { on = 1 } on' "$REPO_ROOT/labs/$lab/$readme")
+            [ -n "$section" ] || { bad+=$'\n'"labs/$lab/$readme has no Contracts section"; continue; }
+            # The section is the handout's last.
+            [ "$(grep -c '^## ' <<<"$section")" -eq 1 ] || bad+=$'\n'"labs/$lab/$readme: the Contracts section is not the last"
+            for todo in $(cat "$REPO_ROOT"/labs/"$lab"/harness/*.h | grep -oE "TODO $nn\.[0-9]+" | cut -d' ' -f2 | sort -u); do
+                grep -qE "^\| ${todo//./\\.} \| .+ \| \`" <<<"$section" || bad+=$'\n'"labs/$lab/$readme: no clause of TODO $todo"
+            done
+            while IFS= read -r ref; do
+                grep -qF -- "$ref" "$REPO_ROOT/tests/lab$nn.bats" "$REPO_ROOT/tests/unit/lab$nn.c" ||
+                    bad+=$'\n'"labs/$lab/$readme names a test that does not exist: $ref"
+            done < <(grep -E '^\| [0-9]{2}\.[0-9]+ \|' <<<"$section" | awk -F' \\| ' '{ print $NF }' | grep -oE '`[^`]+`' | tr -d '`')
+        done
+    done
+    [ -z "$bad" ] || fail "$bad"
 }

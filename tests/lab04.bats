@@ -139,7 +139,7 @@ assert_exact() {
     assert_success
 }
 
-@test "04: the counters both GPUs update use system-scope atomics (in the compiled PTX)" {
+@test "04: TODOs 04.2, 04.3, 04.4 and 04.7: the atomics both GPUs reach are system-scope (in the compiled PTX)" {
     # On NVLink a device-scope atomic from two GPUs may even count right, so
     # the run cannot show this mistake: the compiled code can.
     local nvcc=${NVCC:-nvcc} dir kernel body
@@ -149,14 +149,15 @@ assert_exact() {
     run "$nvcc" -ptx -arch=compute_90 -I "$REPO_ROOT/common" -I "$REPO_ROOT/labs/04-peer-atomics/harness" \
         -o "$BATS_TEST_TMPDIR/kernels.ptx" "$REPO_ROOT/$dir/atomic_kernels.cu"
     assert_success
-    for kernel in count_per_thread_kernel count_warp_aggregated_kernel count_block_aggregated_kernel; do
+    for kernel in count_per_thread_kernel count_warp_aggregated_kernel count_block_aggregated_kernel \
+        atomic_chain_kernel; do
         # The kernel's body: from its .entry line to the closing brace.
         body=$(awk -v k="$kernel" '$0 ~ "\\.entry .*" k { found = 1 } found { print } found && /^}/ { exit }' \
             "$BATS_TEST_TMPDIR/kernels.ptx")
         [ -n "$body" ] || fail "$kernel is not in $dir/atomic_kernels.cu"
         if ! grep -qE '(atom|red)\.(global\.)?sys\.add' <<<"$body"; then
             # An untouched skeleton has no atomics at all: that is unfinished work.
-            output=$(grep -oE 'LAB_TODO\("04\.[234]"\)' "$REPO_ROOT/$dir/atomic_kernels.cu" | head -n 1 |
+            output=$(grep -oE 'LAB_TODO\("04\.[2347]"\)' "$REPO_ROOT/$dir/atomic_kernels.cu" | head -n 1 |
                 sed -E 's/LAB_TODO\("(.*)"\)/TODO \1 is not done yet ('"${dir//\//\\/}"'\/atomic_kernels.cu)/')
             fail_if_todo
             fail "$kernel has no system-scope atomic add (atomicAdd_system): device scope is atomic only within one GPU"

@@ -120,6 +120,11 @@ host_gpu() {
     assert_success
 }
 
+@test "05: TODO 05.7 a GPU that does not exist gives cudaSetDevice's error, not a setting applied elsewhere (unit test, any machine)" {
+    unit_run 05 05.7
+    assert_success
+}
+
 @test "05: the checker accepts the recorded 2xH200 run, whose verdicts recompute" {
     run lab05_check_run "$FIXTURES/lab05-run.csv"
     assert_success

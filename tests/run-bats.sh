@@ -6,7 +6,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 mkdir -p "$build/test-logs"
-log="$build/test-logs/bats-$(date +%Y%m%d-%H%M%S)-$$.tap"
+# TAP_LOG=FILE keeps the log there (make check reads it for its summary).
+log=${TAP_LOG:-$build/test-logs/bats-$(date +%Y%m%d-%H%M%S)-$$.tap}
+mkdir -p "$(dirname "$log")"
 
 if ! command -v bats >/dev/null 2>&1; then
     echo "bats is not installed: run 'make deps' (or: sudo apt-get install bats bats-support bats-assert bats-file)" >&2

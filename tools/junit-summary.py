@@ -1,36 +1,36 @@
 #!/usr/bin/env python3
-"""junit-summary.py JUNIT.xml POINTS.tsv OUT.json: the grade as JSON.
+"""junit-summary.py JUNIT.xml POINTS OUT.json: the grade as JSON.
 
-Reads the JUnit report Bats writes (a real XML parser) and the points rules
-of tests/points.tsv (lab, points, regular expression on the test's name;
-the first rule that matches decides), and writes the summary with a real
+Reads the JUnit report Bats writes (a real XML parser) and the points table
+POINTS, a table or a folder of them (tests/points/labNN.tsv: a test's id,
+its full name, and its points; a test no table lists earns none), and writes the summary with a real
 JSON serialiser: per lab the points earned, the points possible on this
 machine and the points it could not check, and per test its state, points
 and hint (the unfinished TODO or the failed check; the skip reason).
 """
 import json
-import re
+import os
 import sys
 import xml.etree.ElementTree as ET
 
 
-def read_rules(path):
-    rules = []
+def read_points(path):
+    """{test id: points} from the table(s), one "id<TAB>points" a line."""
+    if os.path.isdir(path):
+        points = {}
+        for name in sorted(os.listdir(path)):
+            if name.endswith(".tsv"):
+                points.update(read_points(os.path.join(path, name)))
+        return points
+    points = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
             if not line or line.startswith("#"):
                 continue
-            lab, points, pattern = line.split("\t", 2)
-            rules.append((lab, int(points), re.compile(pattern)))
-    return rules
-
-
-def points_of(rules, lab, name):
-    for rule_lab, points, pattern in rules:
-        if rule_lab in ("*", lab) and pattern.search(name):
-            return points
-    return 0
+            name, value = line.rsplit("\t", 1)
+            points[name] = int(value)
+    return points
 
 
 def hint_of(text):
@@ -49,12 +49,12 @@ def main(argv):
     if len(argv) != 4:
         sys.stderr.write(__doc__)
         return 2
-    rules = read_rules(argv[2])
+    table = read_points(argv[2])
     labs = {}
     for case in ET.parse(argv[1]).getroot().iter("testcase"):
         name = case.get("name", "")
         lab = name.split(":", 1)[0]
-        points = points_of(rules, lab, name)
+        points = table.get(name, 0)
         failure, skipped = case.find("failure"), case.find("skipped")
         if failure is not None:
             state, hint = "failed", hint_of(failure.text)

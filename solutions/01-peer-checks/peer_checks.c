@@ -9,6 +9,13 @@
 
 #include <stdio.h>
 
+/* Contract of TODO 01.1 (in full: harness/peer_checks.h); each clause and its test:
+ * - every field (name, compute capability, UVA, PCI bus id) equals the runtime's own answer for
+ *   GPU dev; checked by: TODO 01.1: every GPU is described
+ * - the error of a failing query is returned; checked by: describe_gpu_no_such_device
+ * - the current device is unchanged; no error is left pending; checked by: TODO 01.1: every GPU is
+ *   described
+ */
 cudaError_t describe_gpu(int dev, gpu_info *info)
 {
 #ifndef LAB_SKELETON
@@ -25,6 +32,14 @@ cudaError_t describe_gpu(int dev, gpu_info *info)
 #endif
 }
 
+/* Contract of TODO 01.2 (in full: harness/peer_checks.h); each clause and its test:
+ * - *can_access is the runtime's answer, the diagonal asked too, not assumed; checked by: TODO
+ *   01.2: the access matrix
+ * - a failed call gives *can_access = 0 and returns the call's error, one fault or two; checked
+ *   by: check_access_no_such_device; check_access_both_ids_negative
+ * - the error is cleared: cudaGetLastError() is cudaSuccess afterwards; checked by:
+ *   check_access_clears_its_error
+ */
 cudaError_t check_access(int dev, int peer, int *can_access)
 {
 #ifndef LAB_SKELETON
@@ -37,6 +52,13 @@ cudaError_t check_access(int dev, int peer, int *can_access)
 #endif
 }
 
+/* Contract of TODO 01.3 (in full: harness/peer_checks.h); each clause and its test:
+ * - the four values equal the harness's own cudaDeviceGetP2PAttribute queries, source first;
+ *   checked by: TODO 01.3: every ordered pair
+ * - a failing query's error is returned; checked by: query_attributes_no_such_peer;
+ *   query_attributes_both_ids_bad
+ * - the current device is unchanged; checked by: TODO 01.3: every ordered pair
+ */
 cudaError_t query_attributes(int dev, int peer, p2p_attributes *attr)
 {
 #ifndef LAB_SKELETON
@@ -54,6 +76,14 @@ cudaError_t query_attributes(int dev, int peer, p2p_attributes *attr)
 #endif
 }
 
+/* Contract of TODO 01.4 (in full: harness/peer_checks.h); each clause and its test:
+ * - dev is made current, or cudaSetDevice's error is returned and *result is not written; checked
+ *   by: TODO 01.4 try_nonzero_flags makes no call
+ * - *result is what flags 1 answers, as the harness's own call answers; checked by: TODO 01.4:
+ *   flags 1 asked on each GPU; TODO 01.4: flags 1 on a pair
+ * - the provoked error is cleared; access did not come on; checked by: TODO 01.4: flags 1 asked on
+ *   each GPU
+ */
 cudaError_t try_nonzero_flags(int dev, int peer, cudaError_t *result)
 {
 #ifndef LAB_SKELETON
@@ -66,6 +96,14 @@ cudaError_t try_nonzero_flags(int dev, int peer, cudaError_t *result)
 #endif
 }
 
+/* Contract of TODO 01.5 (in full: harness/peer_checks.h); each clause and its test:
+ * - dev is made current, or the error is returned and nothing is called; checked by: TODO 01.5
+ *   enable_twice makes no call
+ * - the first enable succeeds, the second answers cudaErrorPeerAccessAlreadyEnabled, and that
+ *   error is cleared; checked by: TODO 01.5: enabling with flags 0 succeeds
+ * - access dev -> peer is on afterwards; the reverse direction is untouched; checked by: TODO
+ *   01.5: access is one-way
+ */
 cudaError_t enable_twice(int dev, int peer, peer_calls *calls)
 {
 #ifndef LAB_SKELETON
@@ -80,6 +118,14 @@ cudaError_t enable_twice(int dev, int peer, peer_calls *calls)
 #endif
 }
 
+/* Contract of TODO 01.6 (in full: harness/peer_checks.h); each clause and its test:
+ * - dev is made current, or the error is returned and nothing is called; checked by: TODO 01.6
+ *   disable_twice makes no call
+ * - the first disable succeeds, the second answers cudaErrorPeerAccessNotEnabled, and that error
+ *   is cleared; checked by: TODO 01.6: access is disabled again; TODO 01.5 and 01.6: enabling and
+ *   disabling
+ * - access dev -> peer is off afterwards; checked by: TODO 01.6: access is disabled again
+ */
 cudaError_t disable_twice(int dev, int peer, peer_calls *calls)
 {
 #ifndef LAB_SKELETON

@@ -11,6 +11,14 @@
 #include "todo.h"
 
 /** TODO 03.2: dst[i] = 2 * src[i] for every i < n, grid-stride, size_t index. */
+/* Contract of TODO 03.2 (in full: harness/peer_kernels.h); each clause and its test:
+ * - dst[i] = 2 src[i] for every i < n and nothing beyond; checked by: TODO 03.2: the bound check
+ *   holds; TODOs 03.2, 03.3, 03.4 and 03.6: odd sizes
+ * - any grid covers any n (one element, partial warps and blocks); checked by: TODOs 03.2, 03.3,
+ *   03.4 and 03.6: odd sizes
+ * - the launch goes on the caller's stream; its error is returned; checked by: TODOs 03.1, 03.2,
+ *   03.4 and 03.5: every variant
+ */
 __global__ void scale_kernel(float *__restrict__ dst, const float *__restrict__ src, size_t n)
 {
 #ifndef LAB_SKELETON
@@ -34,6 +42,12 @@ cudaError_t lab03_launch_scale(float *dst, const float *src, size_t n, int max_b
 #endif
 }
 
+/* Contract of TODO 03.4 (in full: harness/peer_kernels.h); each clause and its test:
+ * - pull: near = 2 far (loads cross the route); checked by: TODOs 03.1, 03.2, 03.4 and 03.5: every
+ *   variant
+ * - push: far = 2 near (stores cross the route); checked by: TODOs 03.1, 03.2, 03.4 and 03.5:
+ *   every variant; TODOs 03.2, 03.3, 03.4 and 03.6: odd sizes
+ */
 cudaError_t lab03_pull(const lab03_job *job, cudaStream_t stream)
 {
 #ifndef LAB_SKELETON
@@ -52,6 +66,12 @@ cudaError_t lab03_push(const lab03_job *job, cudaStream_t stream)
 #endif
 }
 
+/* Contract of TODO 03.5 (in full: harness/peer_kernels.h); each clause and its test:
+ * - copy_in: stage = far, n floats, by the copy engines, on the caller's stream; checked by: TODOs
+ *   03.1, 03.2, 03.4 and 03.5: every variant
+ * - copy then compute: near = 2 stage after the copy, costing at least the copy; checked by: TODO
+ *   03.5: copy-then-compute costs
+ */
 cudaError_t lab03_copy_in(const lab03_job *job, cudaStream_t stream)
 {
 #ifndef LAB_SKELETON
@@ -80,6 +100,12 @@ cudaError_t lab03_copy_then_compute(const lab03_job *job, cudaStream_t stream)
 /** TODO 03.6: n elements as n / stride rows of stride columns; thread t reads
  * column t / rows of row t % rows, so threads t and t + 1 read elements
  * stride apart. The writes stay in order. */
+/* Contract of TODO 03.6 (in full: harness/peer_kernels.h); each clause and its test:
+ * - dst[t] = 2 src[(t % rows) stride + t / rows]: the writes in order, the reads stride apart;
+ *   checked by: TODOs 03.1, 03.2, 03.4 and 03.5: every variant; TODOs 03.2, 03.3, 03.4 and 03.6:
+ *   odd sizes
+ * - coalesced reads beat strided ones over every link; checked by: TODO 03.6: coalesced reads beat
+ */
 __global__ void strided_kernel(float *__restrict__ dst, const float *__restrict__ src,
                                unsigned int n, unsigned int stride)
 {
@@ -104,6 +130,12 @@ cudaError_t lab03_launch_strided(float *dst, const float *src, unsigned int n,
 #endif
 }
 
+/* Contract of TODO 03.7 (in full: harness/peer_kernels.h); each clause and its test:
+ * - *launch is the launch's status, *sync that of cudaDeviceSynchronize after it; checked by: TODO
+ *   03.7: the child that touches
+ * - no CUDA_CHECK: a fault is reported, the child does not die at it; checked by: TODO 03.7: the
+ *   child that touches
+ */
 void lab03_touch(float *dst, const float *src, size_t n, cudaError_t *launch,
                  cudaError_t *sync)
 {

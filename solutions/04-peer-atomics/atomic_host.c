@@ -6,6 +6,12 @@
 #include "atomics.h"
 #include "todo.h"
 
+/* Contract of TODO 04.1 (in full: harness/atomics.h); each clause and its test:
+ * - b starts after a's start event; a stops the clock only after b's done event; checked by: TODO
+ *   04.1: two GPUs with system-scope atomics
+ * - both streams are waited for before the elapsed time is read; checked by: TODO 04.1: two GPUs
+ *   with system-scope atomics; TODO 04.6 with 04.1 and 04.5
+ */
 float span_run(lab04_pair *pair, const span_plan *plan)
 {
     float ms = 0.0f;
@@ -44,6 +50,12 @@ float span_run(lab04_pair *pair, const span_plan *plan)
     return ms;
 }
 
+/* Contract of TODO 04.5 (in full: harness/atomics.h); each clause and its test:
+ * - one peer copy, dst <- src, of exactly bytes, on the caller's stream; checked by: TODO 04.5:
+ *   counting per GPU and gathering once
+ * - the gathered total and histogram are exact; checked by: TODO 04.5: counting per GPU and
+ *   gathering once; TODO 04.6 with 04.1 and 04.5
+ */
 cudaError_t gather_peer(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
                         cudaStream_t stream)
 {
@@ -54,6 +66,14 @@ cudaError_t gather_peer(void *dst, int dst_dev, const void *src, int src_dev, si
 #endif
 }
 
+/* Contract of TODO 04.8 (in full: harness/atomics.h); each clause and its test:
+ * - one atomic read-modify-write per increment: two threads lose none; checked by: TODO 04.8 the
+ *   CPU adds with one atomic per increment
+ * - asks busy before each batch; returns the increments made; checked by: TODO 04.8 the CPU adds
+ *   with one atomic per increment
+ * - a NULL counter, a NULL busy or batch 0 make no call and return 0; checked by: TODO 04.8 the
+ *   CPU adds with one atomic per increment
+ */
 unsigned long long cpu_add_while(unsigned long long *counter, unsigned long long batch,
                                  lab04_busy_fn busy, void *arg)
 {

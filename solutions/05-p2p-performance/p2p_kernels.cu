@@ -12,6 +12,11 @@
 
 /* Grid-stride copy of 16-byte words, four independent loads in flight per
  * thread, then the tail bytes one by one. */
+/* Contract of TODO 05.3 (in full: harness/p2p_perf.h); each clause and its test:
+ * - every byte of every size arrives, tails included; checked by: TODO 05.2 and 05.3 the SM copy
+ *   moves every byte; TODO 05.3 SM pull and push over P2P
+ * - below the link's peak; checked by: TODO 05.2 and 05.3 the SM copy moves every byte
+ */
 static __global__ void sm_copy_kernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src,
                                       size_t words, unsigned char *__restrict__ dst_tail,
                                       const unsigned char *__restrict__ src_tail,
@@ -65,6 +70,12 @@ cudaError_t lab05_launch_sm_copy(void *dst, const void *src, size_t bytes, int m
 
 /* Each load's address is the previous load's value: the loads cannot
  * overlap, so the time per step is one load's latency. */
+/* Contract of TODO 05.4 (in full: harness/p2p_perf.h); each clause and its test:
+ * - the chase ends where the chain says and the cursor is saved; checked by: TODO 05.4 the pointer
+ *   chase ends
+ * - far loads slower than local ones, within a physical range; checked by: TODO 05.4 the pointer
+ *   chase ends
+ */
 static __global__ void chase_kernel(unsigned long long *cursor, long long steps, int target)
 {
 #ifndef LAB_SKELETON
@@ -93,6 +104,11 @@ cudaError_t lab05_launch_chase(unsigned long long *cursor, long long steps, int 
 /* ---------------------------------------------- TODO 05.5: ping-pong -- */
 
 /* Wait until *flag == r, or until the deadline: 0 or the failed round. */
+/* Contract of TODO 05.5 (in full: harness/p2p_perf.h); each clause and its test:
+ * - every round completes, warm-up included; checked by: TODO 05.5 the ping-pong completes every
+ *   round
+ * - a round trip takes a physical time; checked by: TODO 05.5 the ping-pong completes every round
+ */
 static __device__ unsigned int wait_for(const volatile unsigned int *flag, unsigned int r,
                                         unsigned long long deadline)
 {

@@ -70,12 +70,27 @@ skip_if_77() {
     fi
 }
 
+# program_said STATUS TEXT: when STATUS is a failure (not 0, not 77), print
+# the program's own error lines of TEXT ("not ok ...", "error", "expected",
+# "failed" ...; else its last lines). A test's output is shown only when the
+# test fails, so a failed check shows the student what the program said
+# (e.g. "not ok check_size_overflow: got P2P_ERR_ZERO_SIZE, expected ..."),
+# not only "expected 0, actual 1".
+program_said() {
+    local status=$1 text=$2 said
+    [ "$status" -eq 0 ] || [ "$status" -eq 77 ] && return 0
+    said=$(grep -m8 -iE '^not ok|error|expected|failed|refused|mismatch|wrong|not verified' <<<"$text" || true)
+    [ -n "$said" ] || said=$(tail -n 5 <<<"$text")
+    printf 'the program exited %s and said:\n%s\n' "$status" "$(sed 's/^/  | /' <<<"$said")"
+}
+
 # lab_run NN ARGS...: run lab NN's program (stdout and stderr together).
 lab_run() {
     local program
     program=$(lab_program "$1") || fail "lab $1 is not built"
     shift
     run "$program" "$@"
+    program_said "$status" "$output"
     fail_if_todo
 }
 
@@ -86,27 +101,46 @@ lab_run_gpu() {
     skip_if_77
 }
 
-# capture NAME NN ARGS...: in setup_file, run a program once and keep its
-# stdout, stderr and status under $BATS_FILE_TMPDIR for many tests to read.
+# capture NAME NN ARGS...: in setup_file, declare a run of lab NN's program
+# that many tests read. It runs once, when a test first asks for it
+# (captured NAME), so a filtered run (bats --filter, make mistakes) pays
+# only for the runs its tests use. CUDA_VISIBLE_DEVICES, when set for the
+# call, is kept for the run.
 capture() {
-    local name=$1 lab=$2 program
+    local name=$1 lab=$2 program base="$BATS_FILE_TMPDIR/$1"
     shift 2
     program=$(lab_program "$lab") || return 0
-    local rc=0
-    "$program" "$@" >"$BATS_FILE_TMPDIR/$name.out" 2>"$BATS_FILE_TMPDIR/$name.err" || rc=$?
-    echo "$rc" >"$BATS_FILE_TMPDIR/$name.status"
+    printf '%q ' "$program" "$@" >"$base.cmd"
+    rm -f "$base.env" "$base.status"
+    if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
+        printf 'export CUDA_VISIBLE_DEVICES=%q\n' "$CUDA_VISIBLE_DEVICES" >"$base.env"
+    fi
 }
 
-# captured NAME: load what capture kept into $output (stdout), $stderr and
-# $status; skip on 77, fail on an unfinished TODO or a missing program.
+# run_capture NAME: run what capture NAME declared; keep its stdout, stderr
+# and status under $BATS_FILE_TMPDIR.
+run_capture() {
+    local base="$BATS_FILE_TMPDIR/$1" rc=0
+    (
+        [ -f "$base.env" ] && . "$base.env"
+        eval "$(cat "$base.cmd")"
+    ) >"$base.out" 2>"$base.err" || rc=$?
+    echo "$rc" >"$base.status"
+}
+
+# captured NAME: load what capture NAME kept into $output (stdout), $stderr
+# and $status, running it first if no test has yet; skip on 77, fail on an
+# unfinished TODO or a missing program.
 captured() {
     local base="$BATS_FILE_TMPDIR/$1"
+    [ -f "$base.status" ] || { [ -f "$base.cmd" ] && run_capture "$1"; }
     [ -f "$base.status" ] || fail "the program was not run (is it built?)"
     output=$(cat "$base.out")
     stderr=$(cat "$base.err")
     status=$(cat "$base.status")
     CAPTURED_CSV="$base.out"
     mapfile -t lines <<<"$output" # as `run` leaves them, for assert_line
+    program_said "$status" "$stderr"$'\n'"$(grep -m8 '^not ok' "$base.out" || true)"
     skip_if_77
     local saved=$output
     output="$stderr"
@@ -216,5 +250,17 @@ unit_run() {
     program=$(built "$BUILD_DIR/$LAB_BUILD/unit" "$1") || fail "lab $1: no unit-test driver (build it with 'make')"
     shift
     run "$program" "$@"
+    program_said "$status" "$output"
     fail_if_todo
+}
+
+# student_edited FILE: true when FILE (a labs/NN-*/student/ source) is not
+# what `make skeletons` last wrote: its checksum is not the one recorded in
+# its lab's student/.checksums. A student's work, not drift.
+student_edited() {
+    local file=$1 rel manifest
+    rel=${file#"$REPO_ROOT/labs/"}
+    manifest="$REPO_ROOT/labs/${rel%%/*}/student/.checksums"
+    [ -f "$manifest" ] || return 1
+    [ "$(sha256sum "$file" | cut -d' ' -f1)" != "$(awk -v p="$rel" '$2 == p { print $1 }' "$manifest")" ]
 }

@@ -1,7 +1,8 @@
 /**
  * @file lab05.c
  * @brief Unit tests of lab 05's host-side student functions (TODOs 05.1,
- *        05.2 and 05.6's error clause), on any machine: no GPU is touched.
+ *        05.2, 05.6's and 05.7's error clauses), on any machine: a GPU, when
+ *        there is one, is only asked to become current.
  *
  * Prints one line per case ("ok NAME" or "not ok NAME: why") and exits 1
  * when any case failed.
@@ -136,16 +137,35 @@ static void host_timer_errors(void)
     }
 }
 
+/* TODO 05.7: a GPU that does not exist cannot be made current: its error is
+ * returned, not the setting applied to whichever GPU is current (with no
+ * GPU every call fails; with one, only a checked cudaSetDevice does). */
+static void cache_config_errors(void)
+{
+    const int no_device = 4096;
+    const cudaError_t err = lab05_set_cache_config(no_device, cudaFuncCachePreferL1);
+    const int ok = err != cudaSuccess;
+    printf("%s cache_config_no_such_device", ok ? "ok" : "not ok");
+    if (!ok)
+        printf(": lab05_set_cache_config(%d, cudaFuncCachePreferL1) returned cudaSuccess; "
+               "expected cudaSetDevice's error", no_device);
+    printf("\n");
+    (void)cudaGetLastError();
+    failed |= !ok;
+}
+
 /**
- * @brief Every host-side clause of TODOs 05.1, 05.2 and 05.6 that needs no
- *        GPU; with an argument (05.1, 05.2 or 05.6) only that TODO's cases.
+ * @brief Every host-side clause of TODOs 05.1, 05.2, 05.6 and 05.7 that
+ *        needs no GPU; with an argument (05.1, 05.2, 05.6 or 05.7) only that
+ *        TODO's cases.
  */
 int main(int argc, char **argv)
 {
     static const struct {
         const char *id;
         void (*run)(void);
-    } groups[] = {{"05.1", per_link_and_lane}, {"05.2", counted_bytes}, {"05.6", host_timer_errors}};
+    } groups[] = {{"05.1", per_link_and_lane}, {"05.2", counted_bytes}, {"05.6", host_timer_errors},
+                  {"05.7", cache_config_errors}};
     int ran = 0;
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
         if (argc < 2 || strcmp(argv[1], groups[i].id) == 0) {
@@ -153,7 +173,7 @@ int main(int argc, char **argv)
             ran++;
         }
     if (ran == 0) {
-        fprintf(stderr, "usage: %s [05.1|05.2|05.6]\n", argv[0]);
+        fprintf(stderr, "usage: %s [05.1|05.2|05.6|05.7]\n", argv[0]);
         return 2;
     }
     return failed;

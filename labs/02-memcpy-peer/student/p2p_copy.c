@@ -10,30 +10,66 @@
 #include <stdint.h>
 
 /* The chapter computes count * sizeof(float) and trusts it. */
+/* Contract of TODO 02.1 (in full: harness/p2p_copy.h); each clause and its test:
+ * - P2P_ERR_ZERO_SIZE when either factor is 0; checked by: bytes_zero_count; bytes_zero_elem_size
+ * - P2P_ERR_SIZE_OVERFLOW when the product does not fit in size_t, tested before multiplying; the
+ *   largest exact product is accepted; checked by: bytes_overflow_floats; bytes_size_max;
+ *   bytes_largest_floats
+ * - *bytes is written only on P2P_OK; checked by: bytes_overflow_odd
+ */
 p2p_status p2p_bytes(size_t count, size_t elem_size, size_t *bytes)
 {
     LAB_TODO("02.1");
 }
 
 /* Everything that can be decided from the arguments alone, in order. */
+/* Contract of TODO 02.2 (in full: harness/p2p_copy.h); each clause and its test:
+ * - each check alone gives its own status; checked by: check_null_dst;
+ *   check_src_device_equals_count; check_dst_device_negative
+ * - several faults at once: the first in the documented order wins; checked by:
+ *   check_null_src_and_zero_bytes; check_every_fault
+ * - the bounds 0, count - 1 and count; loopback is valid; the request is unchanged; checked by:
+ *   check_last_device; check_loopback
+ */
 p2p_status p2p_check(const p2p_request *req, int device_count)
 {
     LAB_TODO("02.2");
 }
 
 /* With unified addressing a pointer says where it lives. */
+/* Contract of TODO 02.3 (in full: harness/p2p_copy.h); each clause and its test:
+ * - NULL and host memory have no device (P2P_NOT_DEVICE); checked by: owner_null;
+ *   owner_stack_memory
+ * - a pointer the runtime cannot place gives P2P_NOT_DEVICE and its error is cleared; checked by:
+ *   owner_heap_memory
+ * - device memory is owned by its device; pinned host memory is not; checked by: TODOs 02.2, 02.3,
+ *   02.4, 02.5 and 02.6 through the real calls
+ */
 int p2p_owner(const void *ptr)
 {
     LAB_TODO("02.3");
 }
 
 /* The copy itself: checked first, no cudaSetDevice. */
+/* Contract of TODO 02.4 (in full: harness/p2p_copy.h); each clause and its test:
+ * - validated first; a refusal writes nothing; checked by: copy_null_dst; copy_host_memory
+ * - every size from 1 byte copied exactly, the current device unchanged; checked by: TODOs 02.4
+ *   and 02.5: every size; TODO 02.4: cudaMemcpyPeer delivers
+ * - destination and source in the right order; checked by: TODOs 02.4 and 02.5: every size
+ */
 p2p_status p2p_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes)
 {
     LAB_TODO("02.4");
 }
 
 /* The same on a stream the caller chooses. */
+/* Contract of TODO 02.5 (in full: harness/p2p_copy.h); each clause and its test:
+ * - validated first; a refusal writes nothing; checked by: copy_async_null_dst;
+ *   copy_async_null_src_and_zero_bytes
+ * - ordered in the caller's stream, after the work already there; checked by: TODOs 02.5 and 02.7:
+ *   p2p_copy_async and p2p_copy_staged
+ * - every size copied exactly; checked by: TODOs 02.4 and 02.5: every size
+ */
 p2p_status p2p_copy_async(void *dst, int dst_dev, const void *src, int src_dev,
                           size_t bytes, cudaStream_t stream)
 {
@@ -41,6 +77,12 @@ p2p_status p2p_copy_async(void *dst, int dst_dev, const void *src, int src_dev,
 }
 
 /* The chapter's float helper, counting bytes the careful way. */
+/* Contract of TODO 02.6 (in full: harness/p2p_copy.h); each clause and its test:
+ * - the count goes through p2p_bytes; its error is returned, nothing copied; checked by:
+ *   floats_overflow; floats_zero_count
+ * - a valid count copies exactly count x 4 bytes; checked by: TODOs 02.2, 02.3, 02.4, 02.5 and
+ *   02.6 through the real calls
+ */
 p2p_status p2p_copy_floats(float *dst, int dst_dev, const float *src, int src_dev,
                            size_t count)
 {
@@ -49,6 +91,14 @@ p2p_status p2p_copy_floats(float *dst, int dst_dev, const float *src, int src_de
 
 /* Down to the host on the source's stream, up on the timed one; the two
  * events keep the halves in order and inside the timed region. */
+/* Contract of TODO 02.7 (in full: harness/p2p_copy.h); each clause and its test:
+ * - the download waits for the timed stream's fork; checked by: TODOs 02.5 and 02.7:
+ *   p2p_copy_async and p2p_copy_staged
+ * - the upload waits for the staged event and runs on the timed stream; checked by: TODOs 02.5 and
+ *   02.7: p2p_copy_async and p2p_copy_staged
+ * - both halves inside the timing, below the link's ceiling; checked by: TODOs 02.4, 02.5 and
+ *   02.7: timing is sane
+ */
 cudaError_t p2p_copy_staged(void *dst, const void *src, size_t bytes, cudaStream_t timed,
                             const p2p_staging *via)
 {

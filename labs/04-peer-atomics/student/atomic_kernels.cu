@@ -8,6 +8,12 @@
 #include "todo.h"
 
 /** @brief TODO 04.2: every thread, every iteration, one atomic. */
+/* Contract of TODO 04.2 (in full: harness/atomics.h); each clause and its test:
+ * - exactly threads x blocks x iters increments, one atomic each, of the scope asked; checked by:
+ *   TODO 04.2, 04.3, 04.4: every counter counts exactly
+ * - system scope where two GPUs share the counter (in the PTX); checked by: are system-scope (in
+ *   the compiled PTX)
+ */
 __global__ void count_per_thread_kernel(unsigned long long *counter,
                                         unsigned int same_address_mask, int iters,
                                         int system_scope)
@@ -22,6 +28,12 @@ cudaError_t launch_count_per_thread(unsigned long long *counter, lab04_shape sha
 }
 
 /** @brief TODO 04.3: the lanes that run together elect one, which adds for all. */
+/* Contract of TODO 04.3 (in full: harness/atomics.h); each clause and its test:
+ * - the lowest active lane adds the warp's count: exact with partial warps; checked by: TODO 04.3,
+ *   04.4: blocks of 33 threads
+ * - one atomic per warp and iteration; checked by: TODO 04.2, 04.3, 04.4: every counter counts
+ *   exactly
+ */
 __global__ void count_warp_aggregated_kernel(unsigned long long *counter, int iters,
                                              int system_scope)
 {
@@ -35,6 +47,10 @@ cudaError_t launch_count_warp_aggregated(unsigned long long *counter, lab04_shap
 }
 
 /** @brief TODO 04.4: the block sums in shared memory, thread 0 adds once. */
+/* Contract of TODO 04.4 (in full: harness/atomics.h); each clause and its test:
+ * - the block sums in shared memory; thread 0 adds once, after the barrier; checked by: TODO 04.3,
+ *   04.4: blocks of 33 threads; TODO 04.2, 04.3, 04.4: every counter counts exactly
+ */
 __global__ void count_block_aggregated_kernel(unsigned long long *counter, int iters,
                                               int system_scope)
 {
@@ -48,6 +64,12 @@ cudaError_t launch_count_block_aggregated(unsigned long long *counter, lab04_sha
 }
 
 /** @brief TODO 04.6: per-block bins in shared memory, merged once per bin. */
+/* Contract of TODO 04.6 (in full: harness/atomics.h); each clause and its test:
+ * - bit-exact for every size, tails included; checked by: TODO 04.6: the privatized histogram is
+ *   bit-exact
+ * - shared bins merged once per bin after a barrier, and faster than naive atomics; checked by:
+ *   TODO 04.6: the privatized histogram is bit-exact
+ */
 __global__ void histogram_privatized_kernel(const unsigned char *data, size_t n,
                                             unsigned int *partial)
 {
@@ -62,6 +84,14 @@ cudaError_t launch_histogram_privatized(const unsigned char *data, size_t n,
 }
 
 /** @brief TODO 04.7: one thread; each atomic's old value names the next slot. */
+/* Contract of TODO 04.7 (in full: harness/atomics.h); each clause and its test:
+ * - one thread; each atomic's old value names the next slot; *final_index is the last; checked by:
+ *   TODO 04.7: an atomic over the host link
+ * - system scope when system_scope asks (in the PTX); checked by: are system-scope (in the
+ *   compiled PTX)
+ * - a far atomic takes longer than a local one; checked by: TODO 04.7: an atomic over the host
+ *   link
+ */
 __global__ void atomic_chain_kernel(unsigned long long *slots, int steps, int system_scope,
                                     unsigned int *final_index)
 {

@@ -11,6 +11,7 @@
  */
 #include "lab05.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -391,9 +392,20 @@ static void preferl1_one(lab_ctx *ctx, lab_route route, lab05_method method)
     CUDA_CHECK(cudaDeviceGetCacheConfig(&saved));
     for (int c = 0; c < 2; c++) {
         CUDA_CHECK(lab05_set_cache_config(dev, configs[c]));
+        /* The contract, read back: dev current, the setting applied. */
+        int current = -1;
+        enum cudaFuncCache applied = cudaFuncCachePreferEqual;
+        CUDA_CHECK(cudaGetDevice(&current));
+        CUDA_CHECK(cudaDeviceGetCacheConfig(&applied));
+        const int kept = current == dev && applied == configs[c];
+        if (!kept)
+            fprintf(stderr, "05-p2p-performance: error: lab05_set_cache_config(%d, %s) left GPU %d "
+                    "current with setting %d\n", dev, names[c], current, (int)applied);
+        CUDA_CHECK(cudaSetDevice(dev));
         lab05_job job = lab05_job_one(L, t, route, 1);
         lab05_result res;
         lab05_time_job(ctx, &job, &res);
+        res.verified &= kept;
         lab_row row = lab05_row("preferl1", lab05_method_name(method), &t, route, "one_way");
         lab_row_set(row.value, sizeof row.value, "%s", names[c]);
         lab_row_set(row.detail, sizeof row.detail, "cudaDeviceSetCacheConfig(%s) on GPU %d; "
