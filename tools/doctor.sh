@@ -100,7 +100,9 @@ atomics="$build/ref/bin/04-peer-atomics"
 if [ "$n" -eq 0 ]; then
     echo "  lab 04's host-counter experiment needs cudaDevAttrHostNativeAtomicSupported = 1 for"
     echo "  GPU and CPU atomics on one host object to be atomic; no GPU here to ask."
-elif [ -x "$atomics" ] && rows=$("$atomics" -t link --csv 2>/dev/null); then
+elif [ -x "$atomics" ] && rows=$("$atomics" -t link --csv 2>/dev/null || true) &&
+     grep -q '^link,host_native_atomics,' <<<"$rows"; then
+    # (an unfinished skeleton may exit non-zero after its link rows: the rows are the answer)
     awk -F, '$1 == "link" && $2 == "host_native_atomics" {
                  printf "  GPU %s, host link: cudaDevAttrHostNativeAtomicSupported = %s%s\n", $4, $16,
                         $16 == "1" ? " (GPU and CPU atomics on one host object are atomic)" :
