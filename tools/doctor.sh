@@ -103,10 +103,11 @@ if [ "$n" -eq 0 ]; then
 elif [ -x "$atomics" ] && rows=$("$atomics" -t link --csv 2>/dev/null || true) &&
      grep -q '^link,host_native_atomics,' <<<"$rows"; then
     # (an unfinished skeleton may exit non-zero after its link rows: the rows are the answer)
+    # (one statement per line: mawk takes no line break inside ?:)
     awk -F, '$1 == "link" && $2 == "host_native_atomics" {
-                 printf "  GPU %s, host link: cudaDevAttrHostNativeAtomicSupported = %s%s\n", $4, $16,
-                        $16 == "1" ? " (GPU and CPU atomics on one host object are atomic)" :
-                        " (GPU and CPU must not update one host object at once: lab 04 shows what is lost)" }
+                 note = " (GPU and CPU must not update one host object at once: lab 04 shows what is lost)"
+                 if ($16 == "1") note = " (GPU and CPU atomics on one host object are atomic)"
+                 printf "  GPU %s, host link: cudaDevAttrHostNativeAtomicSupported = %s%s\n", $4, $16, note }
              $1 == "link" && $2 == "native_atomics" {
                  printf "  GPU %s -> GPU %s: cudaDevP2PAttrNativeAtomicSupported = %s\n", $4, $5, $16 }' <<<"$rows"
 else

@@ -170,8 +170,8 @@ static lab_verdict judge_hw_support(const lab_rows *rows, char *said, size_t len
                        "atomics (host link: %s; peer directions with access: %s): none lacks "
                        "the support to show what happens", native == 1 ? "1" : "not measured",
                        with ? with->value : "0");
-    return lab_say(LAB_UNTESTED, said, len, "no link attributes and no GPU+CPU counter: %s",
-                   missing(rows, "cpu-gpu"));
+    return lab_say(LAB_UNTESTED, said, len, "%s: %s", attr ? "no GPU+CPU counter on the host "
+                   "link" : "no link attributes and no GPU+CPU counter", missing(rows, "cpu-gpu"));
 }
 
 static const lab_claim claims[] = {
