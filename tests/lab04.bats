@@ -421,6 +421,13 @@ assert_exact() {
     assert_output --partial "cudaDevP2PAttrNativeAtomicSupported"
     assert_output --partial "simulated by --simulate-no-native-atomics"
     assert_output --partial "GPU 0 -> GPU 1: cudaDeviceGetP2PAtomicCapabilities reports no native capability bit for integer add (0) while cudaDevP2PAttrNativeAtomicSupported is 1. The two queries disagree here; the peer counters, exact in every run, side with the attribute."
+    # Each direction is read against its own attribute: with 1 -> 0's at 0 they agree there.
+    local one_way=$BATS_TEST_TMPDIR/one-direction.csv
+    sed 's/^link,native_atomics,peer,1,0,,0,0,0,,,,,,-1,1,/link,native_atomics,peer,1,0,,0,0,0,,,,,,-1,0,/' \
+        "$FIXTURES/lab04-run.csv" >"$one_way"
+    run "$(host_tool 04)" report "$one_way"
+    assert_output --partial "GPU 0 -> GPU 1: cudaDeviceGetP2PAtomicCapabilities reports"
+    refute_output --partial "GPU 1 -> GPU 0: cudaDeviceGetP2PAtomicCapabilities reports"
 }
 
 @test "04: with one GPU visible the peer experiments are skipped with the reason and the rest runs" {
