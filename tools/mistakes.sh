@@ -115,20 +115,23 @@ for patch in "${patches[@]}"; do
         continue
     fi
     # The TODO's own tests first; the whole file only when they see nothing.
+    t0=$(date +%s) scope="its TODO's tests"
     run_tests "$tree" "$lab" --filter "TODO.*${todo}([^0-9]|\$)" >"$tree.tap"
     if ! grep -q '^not ok ' "$tree.tap"; then
         run_tests "$tree" "$lab" >"$tree.tap"
+        scope="the whole file"
     fi
+    took="$(($(date +%s) - t0)) s, $scope"
     failing=$(grep -c '^not ok ' "$tree.tap")
     skipped=$(grep -c '^ok .* # skip' "$tree.tap")
     if [ "$failing" -gt 0 ]; then
-        echo "CAUGHT         $name: $what — $failing test(s) fail, e.g. $(grep -m1 '^not ok ' "$tree.tap" | sed 's/^not ok [0-9]* //')"
+        echo "CAUGHT         $name: $what — $failing test(s) fail, e.g. $(grep -m1 '^not ok ' "$tree.tap" | sed 's/^not ok [0-9]* //') ($took)"
         caught=$((caught + 1)); per_lab[$lab]+=C
     elif [ "$skipped" -gt 0 ]; then
-        echo "NOT CHECKABLE  $name: $what — no test failed; $skipped skipped here, e.g. $(grep -m1 '^ok .* # skip' "$tree.tap" | sed 's/^.*# skip //')"
+        echo "NOT CHECKABLE  $name: $what — no test failed; $skipped skipped here, e.g. $(grep -m1 '^ok .* # skip' "$tree.tap" | sed 's/^.*# skip //') ($took)"
         unchecked=$((unchecked + 1)); per_lab[$lab]+=N
     else
-        echo "MISSED         $name: $what — every test passed"
+        echo "MISSED         $name: $what — every test passed ($took)"
         missed=$((missed + 1)); per_lab[$lab]+=M
     fi
 done
