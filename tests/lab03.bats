@@ -174,6 +174,17 @@ routes_here() {
     done
 }
 
+@test "03: TODO 03.1: peer access follows on, then off, in both directions (two GPUs)" {
+    require_p2p_pair
+    captured csv
+    # The harness reads the access state after each lab03_peer_both call.
+    [[ "$stderr" != *"lab03_peer_both"* ]] || fail "$(grep -m1 lab03_peer_both <<<"$stderr")"
+    assert_equal "$status" 0
+    local n
+    n=$(csv_get "$CAPTURED_CSV" verified experiment=transfer route=peer | grep -c '^1$')
+    [ "$n" -eq 32 ] || fail "transfer on peer: $n of 32 rows (8 sizes x 4 variants) verified"
+}
+
 @test "03: TODOs 03.2, 03.3, 03.4 and 03.6: odd sizes and small grids stay within bounds for every kernel on every route here" {
     captured csv
     local route n
@@ -187,12 +198,14 @@ routes_here() {
     assert_line 1000003
 }
 
-@test "03: times are positive and no rate beats the physics of the link" {
+@test "03: times are positive, no rate beats the physics of the link, and large transfers reach its floor" {
     captured csv
     local route v bytes us
     for route in $(routes_here); do
         [ "$route" != loopback ] || continue
         for v in pull push copy_only copy_then_compute; do
+            # From 64 MiB every working link moves more than 1 GB/s.
+            assert_float "$(csv_get "$CAPTURED_CSV" gbps experiment=transfer variant=$v route=$route bytes=67108864)" '>' 1
             while IFS=, read -r bytes us; do
                 assert_float "$us" '>' 0
                 # Event time is never below bytes / ceiling.
@@ -265,6 +278,14 @@ routes_here() {
     [[ "$mode" =~ ^(no_access|pageable|unmapped)$ ]] || fail "mode '$mode'"
     run csv_get "$CAPTURED_CSV" value experiment=fault variant=sync
     assert_output --regexp '^cuda(Success|Error[A-Za-z]+)$'
+    # The harness waited as well: a fault there must be the one *sync reported.
+    local waited launch
+    waited=$(csv_get "$CAPTURED_CSV" value experiment=fault variant=waited)
+    launch=$(csv_get "$CAPTURED_CSV" value experiment=fault variant=launch)
+    [[ "$waited" =~ ^cuda(Success|Error[A-Za-z]+)$ ]] || fail "the harness's own wait is '$waited'"
+    if [ "$waited" != cudaSuccess ] && [ "$launch" = cudaSuccess ]; then
+        assert_output "$waited"
+    fi
     run csv_get "$CAPTURED_CSV" value experiment=claim variant=access_without_enable_fails
     if [ "$mode" = unmapped ]; then
         assert_output untested

@@ -10,8 +10,8 @@
 /* Contract of TODO 03.1 (in full: harness/peer_kernels.h); each clause and its test:
  * - a == b or a negative id is refused with cudaErrorInvalidDevice; checked by:
  *   peer_both_same_gpu; peer_both_negative_a; peer_both_equal_negative
- * - both directions, a -> b and b -> a, follow on; checked by: TODOs 03.1, 03.2, 03.4 and 03.5:
- *   every variant
+ * - both directions, a -> b and b -> a, follow on (two GPUs); checked by: TODO 03.1: peer access
+ *   follows on, then off; TODOs 03.1, 03.2, 03.4 and 03.5: every variant
  */
 cudaError_t lab03_peer_both(int a, int b, bool on)
 {

@@ -100,7 +100,7 @@ lab03_physics() {
                 if (!((m, "outcome") in fault)) { bad("fault " m ": no outcome"); continue }
                 o = fault[m, "outcome"]
                 if (o !~ /^(fault|silent_success|wrong_data|hang|crash|not_run)$/) bad("fault outcome " o " is not one of the known outcomes")
-                for (k in fault) { split(k, mk, SUBSEP); if (mk[1] == m && mk[2] ~ /^(launch|sync|after_a|after_b|reverse_enabled)$/ && fault[k] !~ /^(-|cudaSuccess|cudaError[A-Za-z]+)$/) bad("fault " mk[2] " is " fault[k] ", not a CUDA error name") }
+                for (k in fault) { split(k, mk, SUBSEP); if (mk[1] == m && mk[2] ~ /^(launch|sync|waited|after_a|after_b|reverse_enabled)$/ && fault[k] !~ /^(-|cudaSuccess|cudaError[A-Za-z]+)$/) bad("fault " mk[2] " is " fault[k] ", not a CUDA error name") }
                 if (o == "fault" && fault[m, "launch"] == "cudaSuccess" && fault[m, "sync"] == "cudaSuccess") bad("fault outcome is fault, yet launch and synchronize both succeeded")
                 if (o == "silent_success" && (fault[m, "sync"] != "cudaSuccess" || fault[m, "data"] != "correct")) bad("fault outcome is silent_success, yet synchronize said " fault[m, "sync"] " and the data was " fault[m, "data"])
                 if (o == "hang" && fault[m, "signal"] != "9") bad("fault outcome is hang, yet the child was not killed")

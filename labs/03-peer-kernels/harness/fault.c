@@ -119,6 +119,9 @@ int lab03_fault_child(const lab_ctx *ctx, const lab03_state *st, const char *mod
         say("hang", "simulated");
         pause();
     }
+    /* The harness waits too: a fault that *sync did not report means
+     * lab03_touch returned before the kernel ended (TODO 03.7's contract). */
+    say("waited", cudaGetErrorName(cudaDeviceSynchronize()));
     say_after(mode, a, b, dst, src, data, launch == cudaSuccess && sync == cudaSuccess);
     say("done", "1");
     return LAB_EXIT_OK; /* the lost CUDA state ends with this process */
@@ -218,12 +221,14 @@ static void fault_row(lab_ctx *ctx, const char *mode, const char *key, const cha
 /* One outcome from the report and the way the child ended (NULL: it failed early). */
 static const char *classify(const char *text, int late, int signal)
 {
-    char launch[64], sync[64], data[16];
+    char launch[64], sync[64], waited[64], data[16];
     if (strstr(text, "done=1") == NULL)
         return late ? "hang" : signal ? "crash" : NULL;
     field(text, "launch", launch, sizeof launch);
     field(text, "sync", sync, sizeof sync);
-    if (strcmp(launch, "cudaSuccess") != 0 || strcmp(sync, "cudaSuccess") != 0)
+    field(text, "waited", waited, sizeof waited); /* "-" in a run recorded before it */
+    if (strcmp(launch, "cudaSuccess") != 0 || strcmp(sync, "cudaSuccess") != 0 ||
+        (strcmp(waited, "-") != 0 && strcmp(waited, "cudaSuccess") != 0))
         return "fault";
     field(text, "data", data, sizeof data);
     return strcmp(data, "correct") == 0 ? "silent_success" : "wrong_data";
@@ -234,7 +239,8 @@ static void report_rows(lab_ctx *ctx, const char *mode, const char *text, const 
                         const double *end)
 {
     static const char *const keys[] = {"can_access_peer", "pageable_access", "reverse_enabled",
-                                       "launch", "sync", "data", "after_a", "after_b"};
+                                       "launch", "sync", "waited", "data", "after_a",
+                                       "after_b"};
     static const char *const ends[] = {"exit_status", "signal", "seconds", "timeout_s"};
     const lab03_state *st = ctx->lab;
     char value[64], detail[200];
@@ -277,6 +283,13 @@ static int run_mode(lab_ctx *ctx, const char *mode)
                          "every step (see its message above)%s", mode, end[0],
                          end[0] == 127 ? "; it could not run /proc/self/exe" : "");
     report_rows(ctx, mode, text, outcome, end);
+    char sync[64], waited[64];
+    field(text, "sync", sync, sizeof sync);
+    if (field(text, "waited", waited, sizeof waited) && strcmp(waited, "cudaSuccess") != 0 &&
+        strcmp(sync, "cudaSuccess") == 0)
+        return lab_check(ctx, 0, "TODO 03.7: lab03_touch set *sync to cudaSuccess, yet the "
+                         "harness's own cudaDeviceSynchronize right after it returned %s (%s): "
+                         "it did not wait for the kernel", waited, mode);
     return 0;
 }
 
