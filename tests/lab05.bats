@@ -231,13 +231,28 @@ host_gpu() {
     assert_success
 }
 
-@test "05: TODO 05.5 the ping-pong completes every round, GPU-CPU and GPU-GPU where P2P exists" {
+@test "05: TODO 05.5 the GPU-CPU ping-pong completes every round in a physical time" {
     rows pingpong
     assert_equal "$status" 0
     run col median_us experiment=pingpong variant=gpu_cpu route=host
-    assert_float "$output" '>' 0.1
+    assert_float "$output" '>' 0.2
+    assert_float "$output" '<' 20
     run lab05_check_latency "$CAPTURED_CSV"
     assert_success
+}
+
+@test "05: TODO 05.5 the GPU-GPU ping-pong completes every round, both variants (two GPUs)" {
+    require_p2p_pair
+    rows pingpong
+    assert_equal "$status" 0
+    local v
+    for v in write_remote poll_remote; do
+        run col verified experiment=pingpong variant=$v route=peer src=$P2P_A dst=$P2P_B
+        assert_output 1
+        run col median_us experiment=pingpong variant=$v route=peer src=$P2P_A dst=$P2P_B
+        assert_float "$output" '>' 0.2
+        assert_float "$output" '<' 20
+    done
 }
 
 @test "05: TODO 05.6 the host clock without a synchronize times the enqueue, with one the copy" {

@@ -22,7 +22,8 @@ LAB05_AWK_LIB='
 
 # lab05_check_times FILE: every timed row: numbers, 0 < min <= median <= max,
 # verified; GB/s = bytes x copies / median, never above the link's peak
-# (the fastest sample included) except the two pitfalls that time nothing.
+# (the fastest sample included) except the two pitfalls that time nothing,
+# and, from 64 MiB, never below a fifth of it for the copy sweeps.
 lab05_check_times() {
     awk -F, "$LAB05_AWK_LIB"'
         NR == 1 || $9 == 0 { next }
@@ -39,6 +40,10 @@ lab05_check_times() {
             if ($1 == "cpu_timer" && ($2 ~ /no_sync$/ || $2 ~ /^clock_/)) next
             top = $7 * copies() / ($11 * 1000)
             if ($14 != "" && top > 1.02 * $14) bad(row() ": " top " GB/s is above the peak " $14)
+            # A floor a correct copy reaches on its link: at 64 MiB or more, a
+            # copy-engine or SM copy moves at least a fifth of the link peak.
+            if ($14 != "" && $7 >= 67108864 && ($1 == "ce_bandwidth" || $1 == "sm_bandwidth") && $3 != "peer_off" && $13 < 0.2 * $14)
+                bad(row() ": " $13 " GB/s is below a fifth of the link peak " $14)
             if ($14 == "" && top > ($6 == "both_ways" ? 2000 : 1000)) bad(row() ": " top " GB/s is above any link")
         }
         END { exit failed }' "$1"
@@ -88,6 +93,7 @@ lab05_check_sweeps() {
 
 # lab05_check_latency FILE: far loads beyond L2 are slower than local ones;
 # every queued small copy has a synchronized one; the ping-pongs are there.
+# Every latency lies in a physical range.
 lab05_check_latency() {
     awk -F, "$LAB05_AWK_LIB"'
         $1 == "pointer_chase" && $3 == "loopback" { local_us[$6, $5] = $10 + 0 }
@@ -95,6 +101,12 @@ lab05_check_latency() {
         $1 == "pointer_chase" && $3 != "loopback" && $6 != "in_l2" { far[$3 " " $4 "->" $5, $6] = $10 + 0; reader[$3 " " $4 "->" $5, $6] = $5 }
         $1 == "memcpy_latency" { mc[$2, $3, $4, $5] = 1 }
         $1 == "pingpong" && $9 > 0 { pp[$2]++ }
+        # Physics on both sides: no load or round trip beats a local L2 hit
+        # (~0.1 us) by much, and none across any link takes milliseconds.
+        function within(lo, hi) { if ($10 + 0 < lo || $10 + 0 > hi) bad(row() ": " $10 " us is outside " lo " .. " hi " us") }
+        $1 == "pointer_chase" && $9 > 0 { within($3 == "loopback" ? 0.03 : 0.2, $3 == "loopback" ? 2 : 10) }
+        $1 == "pingpong" && $9 > 0 { within(0.2, 20) }
+        $1 == "memcpy_latency" && $9 > 0 { within(0.5, 100) }
         $1 == "sm_bandwidth" && $3 == "peer" { p2p = 1 }
         $1 == "ce_bandwidth" && $3 == "host" { host = 1 }
         END {

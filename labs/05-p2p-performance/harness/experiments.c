@@ -75,11 +75,12 @@ static void check_sizes(const lab_ctx *ctx)
  * of 16), or a short list with --quick; within --min-size .. --max-size. */
 static void choose_sizes(lab_ctx *ctx, lab05 *L)
 {
-    static const size_t quick[] = {4, 4096, 65536, 524288, 1000000, 1048576, 16777216,
-                                   67108864, 268435456};
+    /* 1000003: 16-byte words and a 3-byte tail, so a tail in the wrong place shows. */
+    static const size_t quick[] = {4, 4096, 65536, 524288, 1000000, 1000003, 1048576,
+                                   16777216, 67108864, 268435456};
     static const size_t odd[] = {3, 1000, 1000000, 100000000};
     const size_t lo = opt_min_size ? opt_min_size : 1;
-    const size_t hi = opt_max_size ? opt_max_size : (L->quick ? quick[8] : (size_t)1 << 30);
+    const size_t hi = opt_max_size ? opt_max_size : (L->quick ? quick[9] : (size_t)1 << 30);
     size_t all[LAB05_MAX_SIZES];
     int count = 0;
     if (L->quick)
