@@ -7,7 +7,8 @@ setup_file() {
     capture run 01 --csv
     capture table 01
     local key
-    for key in gpus matrix attributes flags self_access enable_twice one_way disable_twice; do
+    for key in gpus matrix attributes flags self_access enable_twice one_way disable_twice \
+        explicit_memory; do
         capture "$key" 01 --csv -t "$key"
     done
 }
@@ -215,7 +216,7 @@ assert_all_verified() {
     CUDA_VISIBLE_DEVICES=0 "$(lab_program 01)" --csv >"$out" 2>"$err" || rc=$?
     output=$(cat "$err") fail_if_todo
     assert_equal "$rc" 0
-    for key in attributes enable_twice one_way disable_twice; do
+    for key in attributes enable_twice one_way disable_twice explicit_memory; do
         run grep -cE "skipped $key: needs 2 GPUs[,;] this machine has 1" "$err"
         assert_output 1
     done
@@ -296,4 +297,29 @@ assert_all_verified() {
     assert_output cudaSuccess
     run row_value experiment=disable_twice variant=disable_again src="$P2P_A" dst="$P2P_B"
     assert_output cudaErrorPeerAccessNotEnabled
+}
+
+@test "01: a peer's buffer stays its owner's device memory with access on, and is gone once freed" {
+    require_p2p_pair
+    captured explicit_memory
+    assert_success
+    assert_all_verified explicit_memory
+    run row_value experiment=explicit_memory variant=owner_with_access src="$P2P_B" dst="$P2P_A"
+    assert_output "device $P2P_B"
+    run row_value experiment=explicit_memory variant=after_owner_free src="$P2P_B" dst="$P2P_A"
+    refute_output --regexp '^device '
+    run row_value experiment=claim variant=memory_still_explicit
+    assert_output holds
+}
+
+@test "01: the explicit-memory claim is judged from its rows: kept on every direction, or not" {
+    local file=$BATS_TEST_TMPDIR/explicit.csv
+    { grep -v '^claim,' "$FIXTURES/lab01-run.csv"
+      echo "explicit_memory,owner_with_access,peer,1,0,,0,0,0,,,,,,1,device 1,"
+      echo "explicit_memory,after_owner_free,peer,1,0,,0,0,0,,,,,,-1,cudaErrorInvalidValue,"; } >"$file"
+    run "$(host_tool 01)" verdicts "$file"
+    assert_line --regexp '^claim,memory_still_explicit,.*,holds,on 1 of 1 directions .*saw cudaErrorInvalidValue$'
+    sed -i 's/^explicit_memory,owner_with_access,peer,1,0,,0,0,0,,,,,,1,device 1,$/explicit_memory,owner_with_access,peer,1,0,,0,0,0,,,,,,0,managed,/' "$file"
+    run "$(host_tool 01)" verdicts "$file"
+    assert_line --regexp '^claim,memory_still_explicit,.*,does_not_hold,on 0 of 1 directions '
 }

@@ -290,6 +290,49 @@ static int one_way_once(lab_ctx *ctx, int dev, int peer)
     return status;
 }
 
+/* "Visible, but not automatic": a buffer GPU peer allocated, seen from dev
+ * with access on, is still peer's own device memory (nothing was allocated
+ * on dev or moved there); once peer frees it, dev's view of it is gone. */
+static const char *owner_of(const void *p, int from)
+{
+    static char text[64];
+    struct cudaPointerAttributes attr;
+    CUDA_CHECK(cudaSetDevice(from));
+    cudaError_t err = cudaPointerGetAttributes(&attr, p);
+    (void)cudaGetLastError();
+    if (err != cudaSuccess)
+        snprintf(text, sizeof text, "%s", name(err));
+    else if (attr.type == cudaMemoryTypeDevice)
+        snprintf(text, sizeof text, "device %d", attr.device);
+    else
+        snprintf(text, sizeof text, "%s", attr.type == cudaMemoryTypeManaged ? "managed"
+                                          : attr.type == cudaMemoryTypeHost ? "host"
+                                                                            : "unregistered");
+    return text;
+}
+
+static int explicit_once(lab_ctx *ctx, int dev, int peer)
+{
+    void *buf = NULL;
+    char want[32], note[160];
+    CUDA_CHECK(cudaSetDevice(peer));
+    CUDA_CHECK(cudaMalloc(&buf, (size_t)1 << 20));
+    CUDA_CHECK(lab_enable_peer(dev, peer));
+    snprintf(want, sizeof want, "device %d", peer);
+    snprintf(note, sizeof note, "GPU %d's 1 MiB cudaMalloc buffer, asked from GPU %d with "
+             "access %d->%d on", peer, dev, dev, peer);
+    int status = record(ctx, "explicit_memory", "owner_with_access", peer, dev,
+                        owner_of(buf, dev), want, "", note);
+    CUDA_CHECK(cudaSetDevice(peer));
+    CUDA_CHECK(cudaFree(buf));
+    snprintf(note, sizeof note, "the same address asked from GPU %d after GPU %d freed it",
+             dev, peer);
+    status |= record(ctx, "explicit_memory", "after_owner_free", peer, dev, owner_of(buf, dev),
+                     NULL, "", note);
+    pair_off(dev, peer);
+    return status;
+}
+
 static int run_matrix(lab_ctx *ctx) { return each(ctx, SELF | ALL_PAIRS, matrix_cell); }
 static int run_attributes(lab_ctx *ctx) { return each(ctx, ALL_PAIRS, attributes_of); }
 static int run_flags(lab_ctx *ctx) { return each(ctx, SELF | PEERS, flags_once); }
@@ -297,6 +340,7 @@ static int run_self_access(lab_ctx *ctx) { return each(ctx, SELF, self_once); }
 static int run_enable_twice(lab_ctx *ctx) { return each(ctx, PEERS, enable_once); }
 static int run_one_way(lab_ctx *ctx) { return each(ctx, PEERS, one_way_once); }
 static int run_disable_twice(lab_ctx *ctx) { return each(ctx, PEERS, disable_once); }
+static int run_explicit(lab_ctx *ctx) { return each(ctx, PEERS, explicit_once); }
 
 /* Pair experiments need a direction with peer access. */
 static bool need_p2p(const lab_ctx *ctx, char *why, size_t len)
@@ -328,6 +372,8 @@ static const lab_experiment experiments[] = {
     {"one_way", "after a -> b is enabled, is b -> a? (TODO 01.5 and a probe)", need_p2p,
      run_one_way},
     {"disable_twice", "disabling access, then again (TODO 01.6)", need_p2p, run_disable_twice},
+    {"explicit_memory", "a peer's buffer with access on: still the peer's, gone when freed",
+     need_p2p, run_explicit},
 };
 
 const lab_definition lab_this = {

@@ -135,11 +135,38 @@ static lab_verdict judge_link(const lab_rows *rows, char *said, size_t len)
                        : "the matrix does not say whether a link or the platform is missing");
 }
 
+/* "Visible, but you still allocate and manage the memory yourself": with
+ * access on, a peer's buffer stays the peer's own (nothing allocated or
+ * moved); freed by its owner, it is gone for the other GPU too. */
+static lab_verdict judge_explicit(const lab_rows *rows, char *said, size_t len)
+{
+    int pairs = 0, kept = 0;
+    const char *after = NULL;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (strcmp(r->experiment, "explicit_memory") != 0)
+            continue;
+        if (strcmp(r->variant, "owner_with_access") == 0) {
+            pairs++;
+            kept += r->verified == 1;
+        } else if (strcmp(r->variant, "after_owner_free") == 0) {
+            after = r->value;
+        }
+    }
+    if (pairs == 0)
+        return lab_say(LAB_UNTESTED, said, len, "needs two GPUs with peer access: %s",
+                       why_not(rows, "explicit_memory"));
+    return lab_judge(kept == pairs, said, len, "on %d of %d directions with access on, the "
+                     "peer's cudaMalloc buffer was still the peer's device memory; after the "
+                     "peer freed it the other GPU saw %s", kept, pairs, after ? after : "?");
+}
+
 static const lab_claim claims[] = {
     {"flags_must_be_zero", "4.1", judge_flags},
     {"access_is_mutual", "4.1", judge_mutual},
     {"uva_required", "4.1", judge_uva},
     {"physical_link_required", "4.1", judge_link},
+    {"memory_still_explicit", "4.1", judge_explicit},
 };
 
 /* ---------------------------------------------------------------- report -- */
