@@ -186,15 +186,29 @@ lab_names() {
         assert_failure 2
         assert_output --partial "--list takes no other option: it cannot be combined with '--csv'"
     done
-    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 05)" --min-size 2M --max-size 1M
-    assert_failure 2
-    assert_output --partial "--min-size (2 MiB) is larger than --max-size (1 MiB)"
-    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 05)" --max-size 8G
-    assert_failure 2
-    assert_output --partial "(given 8 GiB, at most 4 GiB)"
-    run "$(built "$BUILD_DIR/$LAB_BUILD/bin" 04)" --hist-size 2G
-    assert_failure 2
-    assert_output --partial "(given 2 GiB; allowed 64 B .. 1 GiB)"
+    # Each size an error names has its unit: the largest exact one, else B
+    # (1100000000 is no whole KiB); never a bare byte count.
+    local -a cases=(
+        "02|--max-size 2G|--max-size: 2 GiB is out of range (1 B .. 1 GiB)"
+        "03|--max-size 5G|--max-size: 5 GiB is out of range (at most 4 GiB)"
+        "04|--hist-size 2G|--hist-size: 2 GiB is out of range (64 B .. 1 GiB)"
+        "04|--hist-size 1100000000|--hist-size: 1100000000 B is out of range (64 B .. 1 GiB)"
+        "04|--host-hist-size 32|--host-hist-size: 32 B is out of range (64 B .. 1 GiB)"
+        "05|--max-size 8G|--max-size: 8 GiB is out of range (at most 4 GiB)"
+        "05|--max-size 4294967297|--max-size: 4294967297 B is out of range (at most 4 GiB)"
+        "05|--min-size 2M --max-size 1M|--min-size (2 MiB) is larger than --max-size (1 MiB)"
+    )
+    local case lab args want prog name
+    for case in "${cases[@]}"; do
+        IFS='|' read -r lab args want <<<"$case"
+        prog=$(built "$BUILD_DIR/$LAB_BUILD/bin" "$lab")
+        name=$(basename "$prog")
+        # shellcheck disable=SC2086 # the arguments are split on purpose
+        run --separate-stderr "$prog" $args
+        [ "$status" -eq 2 ] || fail "$name $args exited $status, expected 2"
+        [ "$stderr" = "$name: error: $want. Try '$name --help' for usage." ] ||
+            fail "$name $args: expected '$want' in the one-line error style: $stderr"
+    done
 }
 
 @test "repo: make doctor gives the install command for everything missing, and lab 04's atomics need" {

@@ -90,12 +90,13 @@ static void judge_pair(lab04_state *s)
 
 static size_t checked_size(const char *prog, const char *name, size_t given, size_t fallback)
 {
-    size_t bytes = given ? given : fallback;
-    char text[32];
-    /* The byte count stays beside the size in units: scripts match it. */
-    if (bytes < 64 || bytes > ((size_t)1 << 30))
-        lab_usage_error(prog, "%s: %zu bytes is out of range (given %s; allowed 64 B .. 1 GiB)",
-                        name, bytes, lab_format_size(bytes, text, sizeof text));
+    const size_t lo = 64, hi = (size_t)1 << 30;
+    const size_t bytes = given ? given : fallback;
+    char text[32], a[32], b[32];
+    if (bytes < lo || bytes > hi)
+        lab_usage_error(prog, "%s: %s is out of range (%s .. %s)", name,
+                        lab_format_size(bytes, text, sizeof text), lab_format_size(lo, a, sizeof a),
+                        lab_format_size(hi, b, sizeof b));
     return bytes;
 }
 

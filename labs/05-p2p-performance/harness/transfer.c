@@ -250,9 +250,11 @@ static void emit_with_rate(lab_ctx *ctx, lab_row *row, int copies, int direction
                            double link_gbps)
 {
     lab05_rate rate;
+    char size[32];
     if (lab05_count_rate(row->bytes, copies, directions, row->us.median, link_gbps, &rate) != 0) {
-        lab_check(ctx, 0, "TODO 05.2: lab05_count_rate refused %zu bytes x %d copies in %g us",
-                  row->bytes, copies, row->us.median);
+        lab_check(ctx, 0, "TODO 05.2: lab05_count_rate refused %s x %d copies over %d "
+                  "direction(s) in %g us", lab_format_size(row->bytes, size, sizeof size), copies,
+                  directions, row->us.median);
         row->verified = 0;
     } else {
         row->gbps = rate.gbps;
