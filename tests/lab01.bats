@@ -155,6 +155,15 @@ assert_all_verified() {
     done < <("$BUILD_DIR/tools/gpu-query" list)
 }
 
+@test "01: TODO 01.1: with two GPUs or more each is described as itself, PCI id included (two GPUs)" {
+    require_gpus 2
+    captured gpus
+    assert_success
+    assert_all_verified gpus
+    run row_value experiment=gpus variant=pci_bus_id
+    [ "$(sort -u <<<"$output" | wc -l)" -eq "${#lines[@]}" ] || fail "two GPUs share a PCI id: $output"
+}
+
 @test "01: TODO 01.2: the access matrix covers every ordered pair, diagonal included, as the runtime answers" {
     captured matrix
     assert_success

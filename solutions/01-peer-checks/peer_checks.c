@@ -11,7 +11,8 @@
 
 /* Contract of TODO 01.1 (in full: harness/peer_checks.h); each clause and its test:
  * - every field (name, compute capability, UVA, PCI bus id) equals the runtime's own answer for
- *   GPU dev; checked by: TODO 01.1: every GPU is described
+ *   GPU dev; checked by: TODO 01.1: every GPU is described; TODO 01.1: with two GPUs or more
+ *   each is described as itself (two GPUs)
  * - the error of a failing query is returned; checked by: describe_gpu_no_such_device
  * - the current device is unchanged; no error is left pending; checked by: TODO 01.1: every GPU is
  *   described
