@@ -52,12 +52,6 @@ typedef struct lab_host_part {
     void (*report)(const lab_rows *rows, FILE *out);
 } lab_host_part;
 
-/** @brief The verdict's word in the rows: "holds", "does_not_hold", "untested". */
-const char *lab_verdict_name(lab_verdict verdict);
-
-/** @brief The verdict for people: "holds", "does not hold", "cannot be tested here". */
-const char *lab_verdict_words(lab_verdict verdict);
-
 /** @brief Set @p said and return @p verdict: judge helpers' common tail. */
 lab_verdict lab_say(lab_verdict verdict, char *said, size_t said_len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -40,14 +40,6 @@ void lab_fill_floats(float *buffer, size_t count, uint64_t seed)
     }
 }
 
-void lab_fill_uints(unsigned int *buffer, size_t count, unsigned int bound,
-                    uint64_t seed)
-{
-    uint64_t state = seed;
-    for (size_t i = 0; i < count; i++)
-        buffer[i] = bound ? (unsigned int)(lab_rng_next(&state) % bound) : 0u;
-}
-
 int lab_verify_bytes(const char *what, const void *got, const void *want,
                      size_t bytes)
 {

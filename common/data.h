@@ -38,12 +38,6 @@ void lab_fill_bytes(void *buffer, size_t bytes, uint64_t seed);
 void lab_fill_floats(float *buffer, size_t count, uint64_t seed);
 
 /**
- * @brief Fill @p count unsigned ints with values below @p bound (> 0).
- */
-void lab_fill_uints(unsigned int *buffer, size_t count, unsigned int bound,
-                    uint64_t seed);
-
-/**
  * @brief Compare two byte buffers.
  * @param what   label for the message, e.g. "GPU0 -> GPU1, 4 KiB"
  * @param got    the data produced

@@ -12,7 +12,6 @@
  * - data.h       seeded test data and verification
  * - timing.h     event timers, host clock, GB/s
  * - outfile.h    result files written whole or not at all
- * - output.h     CSV output
  */
 #ifndef LAB_H
 #define LAB_H
@@ -26,7 +25,6 @@
 #include "hostmem.h"
 #include "lab_exit.h"
 #include "outfile.h"
-#include "output.h"
 #include "registry.h"
 #include "repeat.h"
 #include "route.h"
