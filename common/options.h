@@ -78,9 +78,6 @@ typedef struct lab_usage {
 void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extra_count,
                     int argc, char **argv, lab_args *args);
 
-/** @brief Print --help for these options. */
-void lab_print_usage(const lab_usage *usage, const lab_option *extra, size_t extra_count);
-
 #ifdef __cplusplus
 }
 #endif
