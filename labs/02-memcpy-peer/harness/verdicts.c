@@ -232,18 +232,13 @@ static void tally(const lab_rows *rows, const char *experiment, FILE *out)
     fprintf(out, "%s%s\n", skip ? "; skipped: " : "", skip ? skip->detail : "");
 }
 
+/* The GB/s of @p variant where @p like was timed (route, direction, size). */
 static void timing_cell(const lab_rows *rows, const lab_row *like, const char *variant,
                         FILE *out)
 {
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (is(r->experiment, "timing") && is(r->variant, variant) && is(r->route, like->route) &&
-            r->src == like->src && r->dst == like->dst && r->bytes == like->bytes) {
-            fprintf(out, " %.2f |", r->gbps);
-            return;
-        }
-    }
-    fprintf(out, " - |");
+    const lab_row *r = lab_rows_pick(rows, "timing", variant, like->route, NULL, like->src,
+                                     like->dst, like->bytes);
+    fprintf(out, r ? " %.2f |" : " - |", r ? r->gbps : 0.0);
 }
 
 static void timing_table(const lab_rows *rows, FILE *out)
