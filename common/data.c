@@ -40,8 +40,7 @@ void lab_fill_floats(float *buffer, size_t count, uint64_t seed)
     }
 }
 
-int lab_verify_bytes(const char *what, const void *got, const void *want,
-                     size_t bytes)
+int lab_verify_bytes(const char *what, const void *got, const void *want, size_t bytes)
 {
     const unsigned char *g = got, *w = want;
     if (memcmp(g, w, bytes) == 0)
@@ -54,8 +53,7 @@ int lab_verify_bytes(const char *what, const void *got, const void *want,
     return 1;
 }
 
-int lab_verify_floats(const char *what, const float *got, const float *want,
-                      size_t count)
+int lab_verify_floats(const char *what, const float *got, const float *want, size_t count)
 {
     if (memcmp(got, want, count * sizeof *got) == 0)
         return 0;

@@ -69,10 +69,7 @@ void lab_rows_write_csv(const lab_rows *rows, FILE *out);
 /** @brief Write the rows as aligned text for people, one block per experiment. */
 void lab_rows_write_table(const lab_rows *rows, FILE *out);
 
-/**
- * @brief Read a result file written by lab_rows_write_csv.
- * @return 0, or -1 with the reason in @p why (wrong header, bad field, line).
- */
+/** @brief Read what lab_rows_write_csv() wrote: 0, or -1 with the reason in @p why. */
 int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len);
 
 /** src/dst wildcard of lab_row_matches. */
