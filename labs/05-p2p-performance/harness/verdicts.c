@@ -315,7 +315,8 @@ static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
     double lo = 0.0, hi = 0.0;
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *on = &rows->row[i];
-        if (!lab_row_matches(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0) || on->gbps <= 0.0)
+        if (!lab_row_matches(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0) ||
+            on->gbps <= 0.0)
             continue;
         const lab_row *off = ce(rows, "peer_off", "one_way", a, b, on->bytes);
         if (off == NULL || off->gbps <= 0.0)
