@@ -81,7 +81,7 @@ static void bandwidth(const lab_rows *rows, FILE *out)
         if (strcmp(r->experiment, "ce_bandwidth") && strcmp(r->experiment, "sm_bandwidth"))
             continue;
         const lab_row *top = lab_rows_largest(rows, r->experiment, r->variant, r->route, r->mode,
-                                           r->src, r->dst);
+                                              r->src, r->dst);
         if (top != r)
             continue;
         fprintf(out, "| %s %s | %s | %s | %s | %s | %.1f | %.1f | %.0f%% |\n", r->experiment,
@@ -94,7 +94,7 @@ static void bandwidth(const lab_rows *rows, FILE *out)
 static void host_bars(const lab_rows *rows, FILE *out)
 {
     const int a = lab05_config(rows, "pair_a", 0);
-    if (!lab_rows_pick(rows, "ce_bandwidth", NULL, "host", NULL, LAB_ANY, LAB_ANY, 0))
+    if (!lab_rows_find(rows, "ce_bandwidth", NULL, "host", NULL, 0))
         return;
     fprintf(out, "\nThe host link of GPU %d (best at 64 MiB or more) beside nvbandwidth v0.8 on "
                  "1x NVIDIA H200 (PCIe Gen5 x16; the bars there: at least 0.98x, latency at "
@@ -136,7 +136,7 @@ static void chapter_table(const lab_rows *rows, FILE *out)
     fprintf(out, "\nChapter 4.4's table beside this run:\n\n"
                  "| link | chapter one way | chapter latency | verdict |\n| --- | --- | --- | --- |\n");
     for (size_t i = 0; i < count; i++) {
-        const lab_row *v = lab_rows_pick(rows, "claim", t[i].id, NULL, NULL, LAB_ANY, LAB_ANY, 0);
+        const lab_row *v = lab_rows_find(rows, "claim", t[i].id, NULL, NULL, 0);
         fprintf(out, "| %s | ~%.0f GB/s | ~%.1f us | %s |\n", t[i].link, t[i].gbps, t[i].us,
                 v ? v->value : "-");
     }
@@ -144,11 +144,11 @@ static void chapter_table(const lab_rows *rows, FILE *out)
 
 void lab05_report(const lab_rows *rows, FILE *out)
 {
-    if (!lab_rows_pick(rows, "config", "gpus", NULL, NULL, LAB_ANY, LAB_ANY, 0)) {
+    if (!lab_rows_find(rows, "config", "gpus", NULL, NULL, 0)) {
         fprintf(out, "Lab 05 did not run here.\n");
         return;
     }
-    if (lab_rows_pick(rows, "link", "nvml", NULL, NULL, LAB_ANY, LAB_ANY, 0))
+    if (lab_rows_find(rows, "link", "nvml", NULL, NULL, 0))
         links(rows, out);
     bandwidth(rows, out);
     host_bars(rows, out);

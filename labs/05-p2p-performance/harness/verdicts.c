@@ -44,7 +44,7 @@ static const lab_row *ce_largest(const lab_rows *rows, const char *route, int sr
 
 int lab05_config(const lab_rows *rows, const char *name, int fallback)
 {
-    const lab_row *r = lab_rows_pick(rows, "config", name, NULL, NULL, LAB_ANY, LAB_ANY, 0);
+    const lab_row *r = lab_rows_find(rows, "config", name, NULL, NULL, 0);
     return r ? atoi(r->value) : fallback;
 }
 
@@ -63,7 +63,7 @@ const char *lab05_path(const lab_rows *rows, int a, int b)
 const lab_row *lab05_chase(const lab_rows *rows, const char *route, int owner, int reader)
 {
     const lab_row *r = lab_rows_pick(rows, "pointer_chase", "chase", route, "beyond_l2", owner,
-                                  reader, 0);
+                                     reader, 0);
     return r ? r : lab_rows_pick(rows, "pointer_chase", "chase", route, NULL, owner, reader, 0);
 }
 
@@ -74,8 +74,7 @@ static const char *claim_route(const lab_rows *rows, const char *experiment)
         if (strcmp(rows->row[i].experiment, experiment) == 0 &&
             strncmp(rows->row[i].route, "peer", 4) == 0)
             return rows->row[i].route;
-    return lab_rows_pick(rows, experiment, NULL, "host", NULL, LAB_ANY, LAB_ANY, 0) ? "host"
-                                                                                      : NULL;
+    return lab_rows_find(rows, experiment, NULL, "host", NULL, 0) ? "host" : NULL;
 }
 
 const char *lab05_ends(const lab_row *r, char *out, size_t len)
@@ -434,8 +433,8 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
         if (strcmp(q->experiment, "cpu_sync") || strcmp(q->variant, "queued") ||
             strcmp(q->route, route))
             continue;
-        const lab_row *e = lab_rows_pick(rows, "cpu_sync", "sync_each", route, NULL, q->src, q->dst,
-                                      q->bytes);
+        const lab_row *e = lab_rows_pick(rows, "cpu_sync", "sync_each", route, NULL, q->src,
+                                         q->dst, q->bytes);
         if (e == NULL || e->gbps <= 0.0)
             continue;
         if (smallest == 0 || q->bytes < smallest)
@@ -456,8 +455,7 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
 /* One cpu_timer row of the claim's route. */
 static const lab_row *timer_row(const lab_rows *rows, const char *route, const char *variant)
 {
-    return route ? lab_rows_pick(rows, "cpu_timer", variant, route, NULL, LAB_ANY, LAB_ANY, 0)
-                 : NULL;
+    return route ? lab_rows_find(rows, "cpu_timer", variant, route, NULL, 0) : NULL;
 }
 
 /* "Don't use clock() or gettimeofday(): they measure CPU time." Each clock
