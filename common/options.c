@@ -108,7 +108,7 @@ static void store(const char *prog, const lab_option *o, char *value)
 }
 
 /* What getopt_long rejected (opterr is 0): ':' a missing value, '?' an unknown option. */
-static _Noreturn void getopt_error(const char *prog, char **argv, int opt)
+static LAB_NORETURN void getopt_error(const char *prog, char **argv, int opt)
 {
     if (opt == ':')
         lab_usage_error(prog, "option '%s' needs a value", argv[optind - 1]);
