@@ -36,18 +36,6 @@ LAB_NORETURN void lab_cuda_die(cudaError_t err, const char *call, const char *fi
     } while (0)
 
 /**
- * @brief Check the most recent kernel launch (configuration errors and
- *        launch failures), naming the kernel in the message.
- */
-#define CUDA_CHECK_LAUNCH(kernel_name)                                       \
-    do {                                                                     \
-        cudaError_t lab_err_ = cudaGetLastError();                           \
-        if (lab_err_ != cudaSuccess)                                         \
-            lab_cuda_die(lab_err_, "launch of " kernel_name, __FILE__,       \
-                         __LINE__);                                          \
-    } while (0)
-
-/**
  * @brief Run a CUDA call inside a function that returns cudaError_t:
  *        on failure report it and return the error to the caller.
  */
