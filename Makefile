@@ -65,7 +65,7 @@ REF_LABS := $(notdir $(sort $(wildcard solutions/[0-9][0-9]-*)))
 # builds and runs on a machine without the CUDA runtime.
 COMMON_SRCS := $(sort $(wildcard common/*.c common/*.cu))
 COMMON_MAINS := common/lab_main.c common/host_tool_main.c
-COMMON_HOST_NAMES := claims cli data hostmem options outfile output rows stats todo
+COMMON_HOST_NAMES := claims cli data hostmem options outfile rows stats todo
 COMMON_OBJS := $(patsubst common/%,$(BUILD)/common/%.o,$(filter-out $(COMMON_MAINS),$(COMMON_SRCS)))
 COMMON_HOST_OBJS := $(foreach n,$(COMMON_HOST_NAMES),$(BUILD)/common/$(n).c.o)
 COMMON_LIB := $(BUILD)/common/libcourse.a

@@ -8,21 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *lab_verdict_name(lab_verdict verdict)
+/* The verdict's word in the rows. */
+static const char *verdict_name(lab_verdict verdict)
 {
     switch (verdict) {
     case LAB_HOLDS: return "holds";
     case LAB_DOES_NOT_HOLD: return "does_not_hold";
     default: return "untested";
-    }
-}
-
-const char *lab_verdict_words(lab_verdict verdict)
-{
-    switch (verdict) {
-    case LAB_HOLDS: return "holds";
-    case LAB_DOES_NOT_HOLD: return "does not hold";
-    default: return "cannot be tested here";
     }
 }
 
@@ -71,7 +63,7 @@ void lab_claims_judge(const lab_host_part *lab, lab_rows *rows)
         lab_verdict verdict = claim->judge(&view, said, sizeof said);
         lab_row row = lab_row_empty("claim", claim->id);
         lab_row_set(row.mode, sizeof row.mode, "%s", claim->section);
-        lab_row_set(row.value, sizeof row.value, "%s", lab_verdict_name(verdict));
+        lab_row_set(row.value, sizeof row.value, "%s", verdict_name(verdict));
         lab_row_set(row.detail, sizeof row.detail, "%s", said[0] ? said : "no detail");
         lab_rows_add(rows, &row);
     }

@@ -28,12 +28,7 @@ typedef enum lab_verdict {
     LAB_DOES_NOT_HOLD = 2  /**< the measurement contradicts them */
 } lab_verdict;
 
-/**
- * @brief Judge one claim from the rows.
- * @param rows      every row of the run (claim rows are never consulted)
- * @param said      out: the measurement behind the verdict, or why untested
- * @param said_len  its size
- */
+/** @brief Judge a claim from the measured rows; @p said: the measurement, or why untested. */
 typedef lab_verdict (*lab_judge_fn)(const lab_rows *rows, char *said, size_t said_len);
 
 /** @brief One claim of the chapter, as a lab tests it. */
@@ -52,12 +47,6 @@ typedef struct lab_host_part {
     void (*report)(const lab_rows *rows, FILE *out);
 } lab_host_part;
 
-/** @brief The verdict's word in the rows: "holds", "does_not_hold", "untested". */
-const char *lab_verdict_name(lab_verdict verdict);
-
-/** @brief The verdict for people: "holds", "does not hold", "cannot be tested here". */
-const char *lab_verdict_words(lab_verdict verdict);
-
 /** @brief Set @p said and return @p verdict: judge helpers' common tail. */
 lab_verdict lab_say(lab_verdict verdict, char *said, size_t said_len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -67,11 +56,8 @@ lab_verdict lab_judge(int holds, char *said, size_t said_len, const char *fmt, .
     __attribute__((format(printf, 4, 5)));
 
 /**
- * @brief Judge every claim and append one "claim" row each to @p rows
- *        (variant = id, mode = section, value = verdict name, detail = said).
- *
- * Claim rows already in @p rows are removed first, so recomputing the
- * verdicts of a recorded run gives the same rows a live run gave.
+ * @brief Replace the "claim" rows of @p rows with one per claim (variant id, mode section,
+ *        value verdict, detail said): a recorded run's verdicts recompute as a live run's.
  */
 void lab_claims_judge(const lab_host_part *lab, lab_rows *rows);
 

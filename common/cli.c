@@ -6,9 +6,7 @@
 #include "lab_exit.h"
 
 #include <ctype.h>
-#include <getopt.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -108,40 +106,6 @@ int lab_parse_int(const char *text, long min, long max, long *value,
     }
     *value = number;
     return 0;
-}
-
-size_t lab_opt_size(const char *prog, const char *option, const char *text)
-{
-    char why[160];
-    size_t bytes = 0;
-    if (lab_parse_size(text, &bytes, why, sizeof why) != 0)
-        lab_usage_error(prog, "%s: %s", option, why);
-    return bytes;
-}
-
-long lab_opt_int(const char *prog, const char *option, const char *text,
-                 long min, long max)
-{
-    char why[160];
-    long value = 0;
-    if (lab_parse_int(text, min, max, &value, why, sizeof why) != 0)
-        lab_usage_error(prog, "%s: %s", option, why);
-    return value;
-}
-
-void lab_getopt_error(const char *prog, char **argv, int opt)
-{
-    if (opt == ':')
-        lab_usage_error(prog, "option '%s' needs a value", argv[optind - 1]);
-    if (optopt)
-        lab_usage_error(prog, "unknown option '-%c'", optopt);
-    lab_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
-}
-
-void lab_no_operands(const char *prog, int optind, int argc, char **argv)
-{
-    if (optind < argc)
-        lab_usage_error(prog, "unexpected argument '%s'", argv[optind]);
 }
 
 char *lab_format_size(size_t bytes, char *out, size_t out_len)

@@ -5,32 +5,19 @@
 #ifndef LAB_CUDA_CHECK_H
 #define LAB_CUDA_CHECK_H
 
+#include "lab_exit.h"
+
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/**
- * @brief Print one line describing a failed CUDA call to stderr.
- * @param err  the error the call returned
- * @param call the text of the call, as written in the source
- * @param file source file of the call
- * @param line source line of the call
- */
+/** @brief Print one line on a failed CUDA call: the call's text, the error, file:line. */
 void lab_cuda_report(cudaError_t err, const char *call, const char *file, int line);
 
-/**
- * @brief Report a failed CUDA call and exit with LAB_EXIT_FAIL.
- *
- * Same arguments as lab_cuda_report().
- */
-#ifdef __cplusplus
-[[noreturn]]
-#else
-_Noreturn
-#endif
-void lab_cuda_die(cudaError_t err, const char *call, const char *file, int line);
+/** @brief lab_cuda_report(), then exit with LAB_EXIT_FAIL. */
+LAB_NORETURN void lab_cuda_die(cudaError_t err, const char *call, const char *file, int line);
 
 #ifdef __cplusplus
 }
@@ -46,18 +33,6 @@ void lab_cuda_die(cudaError_t err, const char *call, const char *file, int line)
         cudaError_t lab_err_ = (call);                                       \
         if (lab_err_ != cudaSuccess)                                         \
             lab_cuda_die(lab_err_, #call, __FILE__, __LINE__);               \
-    } while (0)
-
-/**
- * @brief Check the most recent kernel launch (configuration errors and
- *        launch failures), naming the kernel in the message.
- */
-#define CUDA_CHECK_LAUNCH(kernel_name)                                       \
-    do {                                                                     \
-        cudaError_t lab_err_ = cudaGetLastError();                           \
-        if (lab_err_ != cudaSuccess)                                         \
-            lab_cuda_die(lab_err_, "launch of " kernel_name, __FILE__,       \
-                         __LINE__);                                          \
     } while (0)
 
 /**

@@ -40,16 +40,7 @@ void lab_fill_floats(float *buffer, size_t count, uint64_t seed)
     }
 }
 
-void lab_fill_uints(unsigned int *buffer, size_t count, unsigned int bound,
-                    uint64_t seed)
-{
-    uint64_t state = seed;
-    for (size_t i = 0; i < count; i++)
-        buffer[i] = bound ? (unsigned int)(lab_rng_next(&state) % bound) : 0u;
-}
-
-int lab_verify_bytes(const char *what, const void *got, const void *want,
-                     size_t bytes)
+int lab_verify_bytes(const char *what, const void *got, const void *want, size_t bytes)
 {
     const unsigned char *g = got, *w = want;
     if (memcmp(g, w, bytes) == 0)
@@ -62,8 +53,7 @@ int lab_verify_bytes(const char *what, const void *got, const void *want,
     return 1;
 }
 
-int lab_verify_floats(const char *what, const float *got, const float *want,
-                      size_t count)
+int lab_verify_floats(const char *what, const float *got, const float *want, size_t count)
 {
     if (memcmp(got, want, count * sizeof *got) == 0)
         return 0;

@@ -20,15 +20,10 @@ extern "C" {
 /** @brief The seed labs use unless --seed says otherwise. */
 #define LAB_DEFAULT_SEED 20261130u
 
-/**
- * @brief Next value of the splitmix64 sequence held in @p state.
- */
+/** @brief Next value of the splitmix64 sequence held in @p state. */
 uint64_t lab_rng_next(uint64_t *state);
 
-/**
- * @brief Fill @p bytes bytes with the sequence for @p seed. Different seeds
- *        give different data; no byte pattern repeats with a short period.
- */
+/** @brief Fill @p bytes bytes with the sequence for @p seed (no short period). */
 void lab_fill_bytes(void *buffer, size_t bytes, uint64_t seed);
 
 /**
@@ -37,29 +32,11 @@ void lab_fill_bytes(void *buffer, size_t bytes, uint64_t seed);
  */
 void lab_fill_floats(float *buffer, size_t count, uint64_t seed);
 
-/**
- * @brief Fill @p count unsigned ints with values below @p bound (> 0).
- */
-void lab_fill_uints(unsigned int *buffer, size_t count, unsigned int bound,
-                    uint64_t seed);
+/** @brief 0 when equal, else 1 after printing the first differing byte, labelled @p what. */
+int lab_verify_bytes(const char *what, const void *got, const void *want, size_t bytes);
 
-/**
- * @brief Compare two byte buffers.
- * @param what   label for the message, e.g. "GPU0 -> GPU1, 4 KiB"
- * @param got    the data produced
- * @param want   the reference
- * @param bytes  how many bytes to compare
- * @return 0 when equal; 1 after printing the first differing byte to stderr
- */
-int lab_verify_bytes(const char *what, const void *got, const void *want,
-                     size_t bytes);
-
-/**
- * @brief Compare two float arrays bit for bit.
- * @return 0 when equal; 1 after printing the first difference to stderr
- */
-int lab_verify_floats(const char *what, const float *got, const float *want,
-                      size_t count);
+/** @brief lab_verify_bytes() for floats, compared bit for bit. */
+int lab_verify_floats(const char *what, const float *got, const float *want, size_t count);
 
 #ifdef __cplusplus
 }

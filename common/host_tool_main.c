@@ -7,6 +7,7 @@
  * and the host-only part of common/. The tests run it on every recorded run.
  */
 #include "claims.h"
+#include "cli.h"
 #include "lab_exit.h"
 
 #include <stdio.h>
@@ -22,14 +23,6 @@ static int help(const char *prog)
            "       %s report FILE.csv     the lab's report section (Markdown)\n",
            prog, prog, prog);
     return LAB_EXIT_OK;
-}
-
-/* Bad usage: one line, as every program of the course says it. */
-static int usage(const char *prog, const char *why, const char *arg)
-{
-    fprintf(stderr, "%s: error: %s%s%s. Try '%s --help' for usage.\n", prog, why,
-            arg ? ": " : "", arg ? arg : "", prog);
-    return LAB_EXIT_USAGE;
 }
 
 static int load(const char *prog, const char *path, lab_rows *rows)
@@ -70,28 +63,19 @@ static int check(const char *prog, const lab_rows *recorded, const lab_rows *fre
     return bad ? LAB_EXIT_FAIL : LAB_EXIT_OK;
 }
 
-static void report(const lab_rows *rows)
-{
-    if (lab_host.report != NULL) {
-        lab_host.report(rows, stdout);
-        return;
-    }
-    lab_rows_write_table(rows, stdout);
-}
-
 /** @brief verdicts | check | report FILE.csv */
 int main(int argc, char **argv)
 {
-    const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    const char *prog = lab_prog_name(argv[0]);
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return help(prog);
     if (argc != 3)
-        return usage(prog, "expected a command and one file (verdicts, check or report FILE.csv)",
-                     NULL);
+        lab_usage_error(prog, "expected a command and one file (verdicts, check or report "
+                        "FILE.csv)");
     if (strcmp(argv[1], "verdicts") != 0 && strcmp(argv[1], "check") != 0 &&
         strcmp(argv[1], "report") != 0)
-        return usage(prog, "unknown command", argv[1]);
+        lab_usage_error(prog, "unknown command: %s", argv[1]);
     lab_rows recorded = {0}, fresh = {0};
     if (load(prog, argv[2], &recorded) != 0)
         return LAB_EXIT_FAIL;
@@ -100,16 +84,16 @@ int main(int argc, char **argv)
     lab_claims_judge(&lab_host, &fresh);
     int status = LAB_EXIT_OK;
     if (strcmp(argv[1], "verdicts") == 0) {
-        lab_rows claims = {0};
-        for (size_t i = 0; i < fresh.count; i++)
-            if (strcmp(fresh.row[i].experiment, "claim") == 0)
-                lab_rows_add(&claims, &fresh.row[i]);
+        /* lab_claims_judge appended the claim rows, one per claim, at the end. */
+        const size_t n = lab_host.claim_count;
+        const lab_rows claims = {fresh.row + fresh.count - n, n, n};
         lab_rows_write_csv(&claims, stdout);
-        lab_rows_free(&claims);
     } else if (strcmp(argv[1], "check") == 0) {
         status = check(prog, &recorded, &fresh);
-    } else if (strcmp(argv[1], "report") == 0) {
-        report(&fresh);
+    } else if (lab_host.report != NULL) {
+        lab_host.report(&fresh, stdout);
+    } else {
+        lab_rows_write_table(&fresh, stdout);
     }
     lab_rows_free(&recorded);
     lab_rows_free(&fresh);

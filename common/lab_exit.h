@@ -17,4 +17,11 @@
 /** The machine lacks what the lab needs (GPUs, P2P); the reason is printed. */
 #define LAB_EXIT_SKIP 77
 
+/** Marks a function that never returns (C and C++ spell it differently). */
+#ifdef __cplusplus
+#define LAB_NORETURN [[noreturn]]
+#else
+#define LAB_NORETURN _Noreturn
+#endif
+
 #endif /* LAB_EXIT_H */

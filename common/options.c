@@ -61,7 +61,7 @@ static void print_option(const lab_option *o)
     printf("  %-24s %s\n", left, o->help);
 }
 
-void lab_print_usage(const lab_usage *usage, const lab_option *extra, size_t extra_count)
+static void print_usage(const lab_usage *usage, const lab_option *extra, size_t extra_count)
 {
     printf("usage: %s [options]\n\n%s\n\nOptions:\n", usage->prog, usage->summary);
     for (size_t i = 0; i < SHARED_COUNT + extra_count; i++)
@@ -87,15 +87,34 @@ static void add_keys(const char *prog, lab_keys *keys, char *text)
 
 static void store(const char *prog, const lab_option *o, char *value)
 {
-    char name[48];
-    snprintf(name, sizeof name, "--%s", o->name);
+    char why[160];
+    long number = 0;
+    size_t bytes = 0;
     switch (o->kind) {
     case LAB_OPT_FLAG: *(bool *)o->target = true; break;
-    case LAB_OPT_INT: *(long *)o->target = lab_opt_int(prog, name, value, o->min, o->max); break;
-    case LAB_OPT_SIZE: *(size_t *)o->target = lab_opt_size(prog, name, value); break;
     case LAB_OPT_TEXT: *(const char **)o->target = value; break;
     case LAB_OPT_KEYS: add_keys(prog, (lab_keys *)o->target, value); break;
+    case LAB_OPT_INT:
+        if (lab_parse_int(value, o->min, o->max, &number, why, sizeof why) != 0)
+            lab_usage_error(prog, "--%s: %s", o->name, why);
+        *(long *)o->target = number;
+        break;
+    case LAB_OPT_SIZE:
+        if (lab_parse_size(value, &bytes, why, sizeof why) != 0)
+            lab_usage_error(prog, "--%s: %s", o->name, why);
+        *(size_t *)o->target = bytes;
+        break;
     }
+}
+
+/* What getopt_long rejected (opterr is 0): ':' a missing value, '?' an unknown option. */
+static LAB_NORETURN void getopt_error(const char *prog, char **argv, int opt)
+{
+    if (opt == ':')
+        lab_usage_error(prog, "option '%s' needs a value", argv[optind - 1]);
+    if (optopt)
+        lab_usage_error(prog, "unknown option '-%c'", optopt);
+    lab_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
 }
 
 static int wants_help(int argc, char **argv)
@@ -131,7 +150,7 @@ void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extr
     if (total > MAX_OPTIONS)
         lab_usage_error(usage->prog, "internal: %zu options, at most %d", total, MAX_OPTIONS);
     if (wants_help(argc, argv)) {
-        lab_print_usage(usage, extra, extra_count);
+        print_usage(usage, extra, extra_count);
         exit(LAB_EXIT_OK);
     }
     memset(&parsed, 0, sizeof parsed);
@@ -157,10 +176,11 @@ void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extr
         while (i < total && longs[i].val != opt)
             i++;
         if (i == total)
-            lab_getopt_error(usage->prog, argv, opt);
+            getopt_error(usage->prog, argv, opt);
         store(usage->prog, option_at(extra, i), optarg);
     }
-    lab_no_operands(usage->prog, optind, argc, argv);
+    if (optind < argc)
+        lab_usage_error(usage->prog, "unexpected argument '%s'", argv[optind]);
     check_combinations(usage->prog, argc, argv);
     *args = parsed;
 }

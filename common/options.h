@@ -70,16 +70,9 @@ typedef struct lab_usage {
     const char *epilogue; /**< text after the options (may be NULL) */
 } lab_usage;
 
-/**
- * @brief Parse argv: the shared options and @p extra (@p extra_count of
- *        them). --help anywhere prints the usage and exits 0; any mistake
- *        exits 2 with one line naming it.
- */
+/** @brief Parse the shared options and @p extra: --help prints and exits 0, a mistake exits 2. */
 void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extra_count,
                     int argc, char **argv, lab_args *args);
-
-/** @brief Print --help for these options. */
-void lab_print_usage(const lab_usage *usage, const lab_option *extra, size_t extra_count);
 
 #ifdef __cplusplus
 }

@@ -26,19 +26,12 @@ typedef struct lab_outfile {
     char tmp_path[4160]; /**< where it is written meanwhile: path.tmp.PID */
 } lab_outfile;
 
-/**
- * @brief Open PATH for writing under a temporary name.
- *
- * On failure prints "<prog>: cannot write <path>: <reason>" and exits 1.
- */
+/** @brief Open @p path under a temporary name; else "prog: cannot write ..." and exit 1. */
 void lab_outfile_open(lab_outfile *file, const char *prog, const char *path);
 
 /**
- * @brief Finish the file: flush and close it, then rename it into place.
- *
- * On failure (a full disk shows up here) removes the temporary file, prints
- * "<prog>: cannot write <path>: <reason>" and exits 1; the previous file at
- * PATH, if any, is left untouched.
+ * @brief Close the file and rename it into place. On failure (a full disk shows up here)
+ *        remove it, print "prog: cannot write ..." and exit 1, leaving the old file as it was.
  */
 void lab_outfile_commit(lab_outfile *file, const char *prog);
 

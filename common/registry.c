@@ -15,7 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-bool lab_have_gpus(const lab_ctx *ctx, int n, char *why, size_t why_len)
+/* At least n GPUs, else false with the reason. */
+static bool have_gpus(const lab_ctx *ctx, int n, char *why, size_t why_len)
 {
     if (ctx->gpus >= n)
         return true;
@@ -28,12 +29,12 @@ bool lab_have_gpus(const lab_ctx *ctx, int n, char *why, size_t why_len)
 
 bool lab_need_one_gpu(const lab_ctx *ctx, char *why, size_t why_len)
 {
-    return lab_have_gpus(ctx, 1, why, why_len);
+    return have_gpus(ctx, 1, why, why_len);
 }
 
 bool lab_need_two_gpus(const lab_ctx *ctx, char *why, size_t why_len)
 {
-    return lab_have_gpus(ctx, 2, why, why_len);
+    return have_gpus(ctx, 2, why, why_len);
 }
 
 lab_row *lab_emit(lab_ctx *ctx, const lab_row *row)

@@ -61,9 +61,6 @@ typedef struct lab_definition {
 /** Each lab program defines this, and common/lab_main.c runs it. */
 extern const lab_definition lab_this;
 
-/** @brief can_run helper: at least @p n GPUs, else false with the reason. */
-bool lab_have_gpus(const lab_ctx *ctx, int n, char *why, size_t why_len);
-
 /** @brief can_run for experiments that need one GPU. */
 bool lab_need_one_gpu(const lab_ctx *ctx, char *why, size_t why_len);
 

@@ -236,31 +236,57 @@ int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len)
 
 /* ------------------------------------------------------------- finding -- */
 
-static int text_matches(const char *want, const char *have)
+int lab_row_matches(const lab_row *r, const char *experiment, const char *variant,
+                    const char *route, const char *mode, int src, int dst, size_t bytes)
 {
-    return want == NULL || want[0] == '\0' || strcmp(want, have) == 0;
+    return !((experiment && strcmp(r->experiment, experiment)) ||
+             (variant && strcmp(r->variant, variant)) || (route && strcmp(r->route, route)) ||
+             (mode && strcmp(r->mode, mode)) || (src != LAB_ANY && r->src != src) ||
+             (dst != LAB_ANY && r->dst != dst) || (bytes && r->bytes != bytes));
+}
+
+const lab_row *lab_rows_pick(const lab_rows *rows, const char *experiment, const char *variant,
+                             const char *route, const char *mode, int src, int dst, size_t bytes)
+{
+    for (size_t i = 0; i < rows->count; i++)
+        if (lab_row_matches(&rows->row[i], experiment, variant, route, mode, src, dst, bytes))
+            return &rows->row[i];
+    return NULL;
+}
+
+const lab_row *lab_rows_largest(const lab_rows *rows, const char *experiment,
+                                const char *variant, const char *route, const char *mode,
+                                int src, int dst)
+{
+    const lab_row *best = NULL;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (lab_row_matches(r, experiment, variant, route, mode, src, dst, 0) && r->us.count &&
+            (best == NULL || r->bytes > best->bytes))
+            best = r;
+    }
+    return best;
+}
+
+/* lab_rows_find's "" matches anything, as NULL does. */
+static const char *any(const char *text)
+{
+    return text && text[0] ? text : NULL;
 }
 
 const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
                              const char *variant, const char *route, const char *mode,
                              size_t bytes)
 {
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (text_matches(experiment, r->experiment) && text_matches(variant, r->variant) &&
-            text_matches(route, r->route) && text_matches(mode, r->mode) &&
-            (bytes == 0 || bytes == r->bytes))
-            return r;
-    }
-    return NULL;
+    return lab_rows_pick(rows, any(experiment), any(variant), any(route), any(mode), LAB_ANY,
+                         LAB_ANY, bytes);
 }
 
 size_t lab_rows_count(const lab_rows *rows, const char *experiment, const char *variant)
 {
     size_t n = 0;
     for (size_t i = 0; i < rows->count; i++)
-        if (text_matches(experiment, rows->row[i].experiment) &&
-            (variant == NULL || strcmp(variant, rows->row[i].variant) == 0))
-            n++;
+        n += lab_row_matches(&rows->row[i], any(experiment), variant, NULL, NULL, LAB_ANY,
+                             LAB_ANY, 0);
     return n;
 }

@@ -69,17 +69,26 @@ void lab_rows_write_csv(const lab_rows *rows, FILE *out);
 /** @brief Write the rows as aligned text for people, one block per experiment. */
 void lab_rows_write_table(const lab_rows *rows, FILE *out);
 
-/**
- * @brief Read a result file written by lab_rows_write_csv.
- * @return 0, or -1 with the reason in @p why (wrong header, bad field, line).
- */
+/** @brief Read what lab_rows_write_csv() wrote: 0, or -1 with the reason in @p why. */
 int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len);
 
-/**
- * @brief The first row whose fields match; NULL when none does.
- *
- * NULL or "" for a text field matches anything; @p bytes 0 matches any size.
- */
+/** src/dst wildcard of lab_row_matches. */
+#define LAB_ANY (-2)
+
+/** @brief Does the row match? NULL text and LAB_ANY ids match anything, @p bytes 0 any size. */
+int lab_row_matches(const lab_row *r, const char *experiment, const char *variant,
+                    const char *route, const char *mode, int src, int dst, size_t bytes);
+
+/** @brief The first row that lab_row_matches(), or NULL. */
+const lab_row *lab_rows_pick(const lab_rows *rows, const char *experiment, const char *variant,
+                             const char *route, const char *mode, int src, int dst, size_t bytes);
+
+/** @brief The timed matching row of the largest size, or NULL. */
+const lab_row *lab_rows_largest(const lab_rows *rows, const char *experiment,
+                                const char *variant, const char *route, const char *mode,
+                                int src, int dst);
+
+/** @brief lab_rows_pick() of any src and dst, where "" text also matches anything. */
 const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
                              const char *variant, const char *route, const char *mode,
                              size_t bytes);

@@ -20,11 +20,7 @@ typedef struct lab_stats {
     double mean;   /**< arithmetic mean */
 } lab_stats;
 
-/**
- * @brief Summarize @p count samples. The input is not modified.
- * @return 0 on success; -1 when @p count is 0, a sample is not finite, or
- *         memory runs out (then @p out is untouched)
- */
+/** @brief Summarize @p count samples: 0, or -1 (@p out untouched) for none, NaN/inf, no memory. */
 int lab_stats_compute(const double *samples, size_t count, lab_stats *out);
 
 #ifdef __cplusplus

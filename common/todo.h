@@ -10,22 +10,14 @@
 #ifndef LAB_TODO_H
 #define LAB_TODO_H
 
+#include "lab_exit.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/**
- * @brief Print "TODO <id> is not done yet (file:line)" and exit(1).
- * @param id   the TODO's number as the handout gives it, e.g. "01.2"
- * @param file source file of the TODO
- * @param line source line of the TODO
- */
-#ifdef __cplusplus
-[[noreturn]]
-#else
-_Noreturn
-#endif
-void lab_todo_unfinished(const char *id, const char *file, int line);
+/** @brief Print "TODO <id> is not done yet (file:line)" and exit(1). */
+LAB_NORETURN void lab_todo_unfinished(const char *id, const char *file, int line);
 
 #ifdef __cplusplus
 }

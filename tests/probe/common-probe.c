@@ -9,9 +9,7 @@
  *   common-probe stats X...            count, median, min, max, mean
  *   common-probe fill-bytes SEED N     N seeded bytes in hex
  *   common-probe fill-floats SEED N    N seeded floats
- *   common-probe fill-uints SEED N B   N seeded values below B
  *   common-probe verify-bytes HEX HEX  compare two byte strings (exit 1 on mismatch)
- *   common-probe csv-field TEXT        TEXT as one CSV field
  *   common-probe gbps BYTES MS         bandwidth in GB/s
  *   common-probe outfile PATH N MS     write N lines to PATH, MS ms apart,
  *                                      through lab_outfile (whole or not at all)
@@ -96,13 +94,6 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             printf("%.9g\n", (double)buf[i]);
         free(buf);
-    } else if (strcmp(cmd, "fill-uints") == 0 && argc == 5) {
-        size_t n = (size_t)parse_u64(argv[3]);
-        unsigned int *buf = malloc((n + 1) * sizeof *buf);
-        lab_fill_uints(buf, n, (unsigned int)parse_u64(argv[4]), parse_u64(argv[2]));
-        for (size_t i = 0; i < n; i++)
-            printf("%u\n", buf[i]);
-        free(buf);
     } else if (strcmp(cmd, "verify-bytes") == 0 && argc == 4) {
         unsigned char got[256], want[256];
         size_t ng = hex_to_bytes(argv[2], got, sizeof got);
@@ -112,9 +103,6 @@ int main(int argc, char **argv)
         if (lab_verify_bytes("probe", got, want, ng) != 0)
             return LAB_EXIT_FAIL;
         printf("equal\n");
-    } else if (strcmp(cmd, "csv-field") == 0 && argc == 3) {
-        lab_csv_field(stdout, argv[2]);
-        printf("\n");
     } else if (strcmp(cmd, "outfile") == 0 && argc == 5) {
         /* outfile PATH LINES PAUSE_MS: write LINES lines, flushed one by one
          * with a pause between, so that a test can interrupt the writing. */

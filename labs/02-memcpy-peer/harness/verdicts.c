@@ -68,23 +68,32 @@ static double ratio(double x, double y)
     return y > 0.0 ? x / y : 0.0;
 }
 
-/* GB/s of two timed ways at the largest size of route @p r1, both directions:
- * 1 with x[], y[] and ids[] set, or 0 with why the claim cannot be tested. */
+/** Two timed ways compared at the largest size of a route, both directions. */
+typedef struct comparison {
+    double x[2];   /**< GB/s of the first way: GPU a -> b, and back */
+    double y[2];   /**< GB/s of the second way */
+    int ids[2];    /**< GPU a and b */
+    char size[32]; /**< the size compared */
+} comparison;
+
+/* @p v1 over @p r1 against @p v2 over @p r2 at the largest size of @p r1:
+ * 1 with @p c filled, or 0 with why the claim cannot be tested. */
 static int compare(const lab_rows *rows, const char *v1, const char *r1, const char *v2,
-                   const char *r2, double x[2], double y[2], int ids[2], size_t *big,
-                   char *said, size_t len)
+                   const char *r2, comparison *c, char *said, size_t len)
 {
-    char text[32];
-    *big = largest(rows, r1);
-    if (*big == 0)
+    const size_t big = largest(rows, r1);
+    c->ids[0] = c->ids[1] = -1;
+    lab_format_size(big, c->size, sizeof c->size);
+    if (big == 0)
         lab_say(LAB_UNTESTED, said, len, "no timing over the %s route: %s", r1,
                 why_missing(rows, "timing", r1));
-    else if (*big < LARGE_BYTES)
+    else if (big < LARGE_BYTES)
         lab_say(LAB_UNTESTED, said, len, "the largest size timed is %s; the comparison needs "
-                "16 MiB or more", lab_format_size(*big, text, sizeof text));
-    else if (!both_ways(rows, v1, r1, *big, x, ids) || !both_ways(rows, v2, r2, *big, y, ids))
+                "16 MiB or more", c->size);
+    else if (!both_ways(rows, v1, r1, big, c->x, c->ids) ||
+             !both_ways(rows, v2, r2, big, c->y, c->ids))
         lab_say(LAB_UNTESTED, said, len, "%s (%s) or %s (%s) was not timed both ways at %s",
-                v1, r1, v2, r2, lab_format_size(*big, text, sizeof text));
+                v1, r1, v2, r2, c->size);
     else
         return 1;
     return 0;
@@ -134,50 +143,41 @@ static lab_verdict judge_current_device(const lab_rows *rows, char *said, size_t
 static lab_verdict judge_peer_vs_default(const lab_rows *rows, char *said, size_t len)
 {
     const char *route = largest(rows, "peer") ? "peer" : "peer_off";
-    double p[2], d[2];
-    int ids[2] = {-1, -1};
-    size_t big;
-    char size[32];
-    if (!compare(rows, "memcpy_peer", route, "memcpy_default", route, p, d, ids, &big, said,
-                 len))
+    comparison c;
+    if (!compare(rows, "memcpy_peer", route, "memcpy_default", route, &c, said, len))
         return LAB_UNTESTED;
+    const double *p = c.x, *d = c.y;
     return lab_judge(p[0] > 1.05 * d[0] && p[1] > 1.05 * d[1], said, len,
                      "at %s (%s): cudaMemcpyPeer %.1f and %.1f GB/s (GPU%d -> GPU%d and back); "
                      "cudaMemcpy(Default) %.1f and %.1f GB/s; ratio %.2f and %.2f (holds needs "
-                     "more than 1.05 both ways)", lab_format_size(big, size, sizeof size), route,
-                     p[0], p[1], ids[0], ids[1], d[0], d[1], ratio(p[0], d[0]), ratio(p[1], d[1]));
+                     "more than 1.05 both ways)", c.size, route, p[0], p[1], c.ids[0], c.ids[1],
+                     d[0], d[1], ratio(p[0], d[0]), ratio(p[1], d[1]));
 }
 
 static lab_verdict judge_p2p_vs_staging(const lab_rows *rows, char *said, size_t len)
 {
-    double p[2], h[2];
-    int ids[2] = {-1, -1};
-    size_t big;
-    char size[32];
-    if (!compare(rows, "memcpy_peer", "peer", "host_staged", "peer", p, h, ids, &big, said, len))
+    comparison c;
+    if (!compare(rows, "memcpy_peer", "peer", "host_staged", "peer", &c, said, len))
         return LAB_UNTESTED;
+    const double *p = c.x, *h = c.y;
     return lab_judge(p[0] > h[0] && p[1] > h[1], said, len,
                      "at %s: cudaMemcpyPeer with peer access %.1f and %.1f GB/s (GPU%d -> GPU%d "
                      "and back); through pinned host memory %.1f and %.1f GB/s: %.1fx and %.1fx",
-                     lab_format_size(big, size, sizeof size), p[0], p[1], ids[0], ids[1], h[0],
-                     h[1], ratio(p[0], h[0]), ratio(p[1], h[1]));
+                     c.size, p[0], p[1], c.ids[0], c.ids[1], h[0], h[1], ratio(p[0], h[0]),
+                     ratio(p[1], h[1]));
 }
 
 static lab_verdict judge_peer_access(const lab_rows *rows, char *said, size_t len)
 {
-    double on[2], off[2];
-    int ids[2] = {-1, -1};
-    size_t big;
-    char size[32];
-    if (!compare(rows, "memcpy_peer", "peer", "memcpy_peer", "peer_off", on, off, ids, &big,
-                 said, len))
+    comparison c;
+    if (!compare(rows, "memcpy_peer", "peer", "memcpy_peer", "peer_off", &c, said, len))
         return LAB_UNTESTED;
+    const double *on = c.x, *off = c.y;
     return lab_judge(on[0] > 1.2 * off[0] && on[1] > 1.2 * off[1], said, len,
                      "cudaMemcpyPeer at %s: %.1f and %.1f GB/s with peer access; %.1f and %.1f "
                      "GB/s without (holds needs 1.2x both ways); the copies without peer access "
                      "were verified too: enabling changes the path and the speed but not the "
-                     "result", lab_format_size(big, size, sizeof size), on[0], on[1], off[0],
-                     off[1]);
+                     "result", c.size, on[0], on[1], off[0], off[1]);
 }
 
 static lab_verdict judge_default_sync(const lab_rows *rows, char *said, size_t len)
@@ -232,18 +232,13 @@ static void tally(const lab_rows *rows, const char *experiment, FILE *out)
     fprintf(out, "%s%s\n", skip ? "; skipped: " : "", skip ? skip->detail : "");
 }
 
+/* The GB/s of @p variant where @p like was timed (route, direction, size). */
 static void timing_cell(const lab_rows *rows, const lab_row *like, const char *variant,
                         FILE *out)
 {
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (is(r->experiment, "timing") && is(r->variant, variant) && is(r->route, like->route) &&
-            r->src == like->src && r->dst == like->dst && r->bytes == like->bytes) {
-            fprintf(out, " %.2f |", r->gbps);
-            return;
-        }
-    }
-    fprintf(out, " - |");
+    const lab_row *r = lab_rows_pick(rows, "timing", variant, like->route, NULL, like->src,
+                                     like->dst, like->bytes);
+    fprintf(out, r ? " %.2f |" : " - |", r ? r->gbps : 0.0);
 }
 
 static void timing_table(const lab_rows *rows, FILE *out)

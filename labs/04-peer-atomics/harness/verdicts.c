@@ -293,13 +293,9 @@ static void capabilities_note(const lab_rows *rows, FILE *out)
         const lab_row *caps = &rows->row[i];
         if (strcmp(caps->experiment, "link") || strcmp(caps->variant, "int_add_capabilities"))
             continue;
-        const lab_row *native = NULL; /* the attribute of the same direction */
-        for (size_t k = 0; k < rows->count && native == NULL; k++) {
-            const lab_row *r = &rows->row[k];
-            if (strcmp(r->experiment, "link") == 0 && strcmp(r->variant, "native_atomics") == 0 &&
-                r->src == caps->src && r->dst == caps->dst)
-                native = r;
-        }
+        /* the attribute of the same direction */
+        const lab_row *native = lab_rows_pick(rows, "link", "native_atomics", NULL, NULL,
+                                              caps->src, caps->dst, 0);
         const lab_row *count = lab_rows_find(rows, "counter-peer", "device", "peer", "one", 0);
         if (native == NULL || atoi(caps->value) != 0 || atoi(native->value) != 1)
             continue;

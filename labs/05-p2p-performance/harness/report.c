@@ -30,7 +30,7 @@ static const lab_row *plateau(const lab_rows *rows, const char *experiment, cons
     const lab_row *best = NULL;
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
-        if (lab05_match(r, experiment, variant, route, mode, src, dst, 0) &&
+        if (lab_row_matches(r, experiment, variant, route, mode, src, dst, 0) &&
             r->bytes >= ((size_t)64 << 20) && (best == NULL || r->gbps > best->gbps))
             best = r;
     }
@@ -50,7 +50,7 @@ static void links(const lab_rows *rows, FILE *out)
         char v[32];
         snprintf(v, sizeof v, "datasheet_pcie%.0f", pcie);
         if (peak < 0) /* a run from before the row: lane rate x width */
-            peak = lab05_link_number(rows, v, LAB05_ANY, LAB05_ANY) * width;
+            peak = lab05_link_number(rows, v, LAB_ANY, LAB_ANY) * width;
         fprintf(out, "| %d | gen %.0f x%.0f | gen %.0f x%.0f | %.1f GB/s |", g,
                 lab05_link_number(rows, "pcie_gen_now", g, -1),
                 lab05_link_number(rows, "pcie_width_now", g, -1), pcie, width, peak);
@@ -80,8 +80,8 @@ static void bandwidth(const lab_rows *rows, FILE *out)
         const lab_row *r = &rows->row[i];
         if (strcmp(r->experiment, "ce_bandwidth") && strcmp(r->experiment, "sm_bandwidth"))
             continue;
-        const lab_row *top = lab05_largest(rows, r->experiment, r->variant, r->route, r->mode,
-                                           r->src, r->dst);
+        const lab_row *top = lab_rows_largest(rows, r->experiment, r->variant, r->route, r->mode,
+                                              r->src, r->dst);
         if (top != r)
             continue;
         fprintf(out, "| %s %s | %s | %s | %s | %s | %.1f | %.1f | %.0f%% |\n", r->experiment,
@@ -94,7 +94,7 @@ static void bandwidth(const lab_rows *rows, FILE *out)
 static void host_bars(const lab_rows *rows, FILE *out)
 {
     const int a = lab05_config(rows, "pair_a", 0);
-    if (!lab05_pick(rows, "ce_bandwidth", NULL, "host", NULL, LAB05_ANY, LAB05_ANY, 0))
+    if (!lab_rows_find(rows, "ce_bandwidth", NULL, "host", NULL, 0))
         return;
     fprintf(out, "\nThe host link of GPU %d (best at 64 MiB or more) beside nvbandwidth v0.8 on "
                  "1x NVIDIA H200 (PCIe Gen5 x16; the bars there: at least 0.98x, latency at "
@@ -136,7 +136,7 @@ static void chapter_table(const lab_rows *rows, FILE *out)
     fprintf(out, "\nChapter 4.4's table beside this run:\n\n"
                  "| link | chapter one way | chapter latency | verdict |\n| --- | --- | --- | --- |\n");
     for (size_t i = 0; i < count; i++) {
-        const lab_row *v = lab05_pick(rows, "claim", t[i].id, NULL, NULL, LAB05_ANY, LAB05_ANY, 0);
+        const lab_row *v = lab_rows_find(rows, "claim", t[i].id, NULL, NULL, 0);
         fprintf(out, "| %s | ~%.0f GB/s | ~%.1f us | %s |\n", t[i].link, t[i].gbps, t[i].us,
                 v ? v->value : "-");
     }
@@ -144,11 +144,11 @@ static void chapter_table(const lab_rows *rows, FILE *out)
 
 void lab05_report(const lab_rows *rows, FILE *out)
 {
-    if (!lab05_pick(rows, "config", "gpus", NULL, NULL, LAB05_ANY, LAB05_ANY, 0)) {
+    if (!lab_rows_find(rows, "config", "gpus", NULL, NULL, 0)) {
         fprintf(out, "Lab 05 did not run here.\n");
         return;
     }
-    if (lab05_pick(rows, "link", "nvml", NULL, NULL, LAB05_ANY, LAB05_ANY, 0))
+    if (lab_rows_find(rows, "link", "nvml", NULL, NULL, 0))
         links(rows, out);
     bandwidth(rows, out);
     host_bars(rows, out);

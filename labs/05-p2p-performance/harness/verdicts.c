@@ -30,60 +30,41 @@ const lab05_table_row *lab05_table(size_t *count)
 
 /* ------------------------------------------------------------ reading -- */
 
-int lab05_match(const lab_row *r, const char *experiment, const char *variant,
-                const char *route, const char *mode, int src, int dst, size_t bytes)
+/* A copy-engine row (ce_bandwidth, variant ce), and the largest timed one one way. */
+static const lab_row *ce(const lab_rows *rows, const char *route, const char *mode, int src,
+                         int dst, size_t bytes)
 {
-    return !((experiment && strcmp(r->experiment, experiment)) ||
-             (variant && strcmp(r->variant, variant)) || (route && strcmp(r->route, route)) ||
-             (mode && strcmp(r->mode, mode)) || (src != LAB05_ANY && r->src != src) ||
-             (dst != LAB05_ANY && r->dst != dst) || (bytes && r->bytes != bytes));
+    return lab_rows_pick(rows, "ce_bandwidth", "ce", route, mode, src, dst, bytes);
 }
 
-const lab_row *lab05_pick(const lab_rows *rows, const char *experiment, const char *variant,
-                          const char *route, const char *mode, int src, int dst, size_t bytes)
+static const lab_row *ce_largest(const lab_rows *rows, const char *route, int src, int dst)
 {
-    for (size_t i = 0; i < rows->count; i++)
-        if (lab05_match(&rows->row[i], experiment, variant, route, mode, src, dst, bytes))
-            return &rows->row[i];
-    return NULL;
-}
-
-const lab_row *lab05_largest(const lab_rows *rows, const char *experiment, const char *variant,
-                             const char *route, const char *mode, int src, int dst)
-{
-    const lab_row *best = NULL;
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (lab05_match(r, experiment, variant, route, mode, src, dst, 0) && r->us.count &&
-            (best == NULL || r->bytes > best->bytes))
-            best = r;
-    }
-    return best;
+    return lab_rows_largest(rows, "ce_bandwidth", "ce", route, "one_way", src, dst);
 }
 
 int lab05_config(const lab_rows *rows, const char *name, int fallback)
 {
-    const lab_row *r = lab05_pick(rows, "config", name, NULL, NULL, LAB05_ANY, LAB05_ANY, 0);
+    const lab_row *r = lab_rows_find(rows, "config", name, NULL, NULL, 0);
     return r ? atoi(r->value) : fallback;
 }
 
 double lab05_link_number(const lab_rows *rows, const char *variant, int src, int dst)
 {
-    const lab_row *r = lab05_pick(rows, "link", variant, NULL, NULL, src, dst, 0);
+    const lab_row *r = lab_rows_pick(rows, "link", variant, NULL, NULL, src, dst, 0);
     return r ? atof(r->value) : -1.0;
 }
 
 const char *lab05_path(const lab_rows *rows, int a, int b)
 {
-    const lab_row *r = lab05_pick(rows, "link", "path", NULL, NULL, a, b, 0);
+    const lab_row *r = lab_rows_pick(rows, "link", "path", NULL, NULL, a, b, 0);
     return r ? r->value : "unknown";
 }
 
 const lab_row *lab05_chase(const lab_rows *rows, const char *route, int owner, int reader)
 {
-    const lab_row *r = lab05_pick(rows, "pointer_chase", "chase", route, "beyond_l2", owner,
-                                  reader, 0);
-    return r ? r : lab05_pick(rows, "pointer_chase", "chase", route, NULL, owner, reader, 0);
+    const lab_row *r = lab_rows_pick(rows, "pointer_chase", "chase", route, "beyond_l2", owner,
+                                     reader, 0);
+    return r ? r : lab_rows_pick(rows, "pointer_chase", "chase", route, NULL, owner, reader, 0);
 }
 
 /* The route a one-pair claim reads: the pair's when it ran, else the host link's. */
@@ -93,8 +74,7 @@ static const char *claim_route(const lab_rows *rows, const char *experiment)
         if (strcmp(rows->row[i].experiment, experiment) == 0 &&
             strncmp(rows->row[i].route, "peer", 4) == 0)
             return rows->row[i].route;
-    return lab05_pick(rows, experiment, NULL, "host", NULL, LAB05_ANY, LAB05_ANY, 0) ? "host"
-                                                                                      : NULL;
+    return lab_rows_find(rows, experiment, NULL, "host", NULL, 0) ? "host" : NULL;
 }
 
 const char *lab05_ends(const lab_row *r, char *out, size_t len)
@@ -114,9 +94,7 @@ const char *lab05_ends(const lab_row *r, char *out, size_t len)
 typedef struct measured {
     char what[48];  /**< which link */
     double peak;    /**< its peak per direction */
-    double one_way; /**< copy engine one way at `size` */
-    double both;    /**< both ways (P2P), or both directions at once (host link) */
-    size_t size;    /**< bytes per copy of the rows used */
+    double one_way; /**< copy engine one way, at its largest size */
 } measured;
 
 /* The one pair if it runs over the row's kind of link; for PCIe, else the host link. */
@@ -125,15 +103,15 @@ static int measure_link(const lab_rows *rows, const lab05_table_row *t, measured
 {
     const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
     const char *want = t->nvlink_gen ? "nvlink" : "pcie", *path = lab05_path(rows, a, b);
-    const lab_row *one = NULL, *peak = NULL, *other = NULL;
+    const lab_row *one = NULL, *peak = NULL;
     memset(m, 0, sizeof *m);
     if (b >= 0 && strcmp(path, want) == 0) {
-        peak = lab05_pick(rows, "link", "peak_gbps", NULL, NULL, a, b, 0);
-        one = lab05_largest(rows, "ce_bandwidth", "ce", "peer", "one_way", a, b);
+        peak = lab_rows_pick(rows, "link", "peak_gbps", NULL, NULL, a, b, 0);
+        one = ce_largest(rows, "peer", a, b);
         snprintf(m->what, sizeof m->what, "GPU %d -> GPU %d", a, b);
     } else if (t->nvlink_gen == 0) {
-        peak = lab05_pick(rows, "link", "host_peak_gbps", NULL, NULL, a, -1, 0);
-        one = lab05_largest(rows, "ce_bandwidth", "ce", "host", "one_way", -1, a);
+        peak = lab_rows_pick(rows, "link", "host_peak_gbps", NULL, NULL, a, -1, 0);
+        one = ce_largest(rows, "host", -1, a);
         snprintf(m->what, sizeof m->what, "host -> GPU %d", a);
     }
     if (one == NULL || peak == NULL || peak->peak_gbps <= 0.0 || one->bytes < ((size_t)64 << 20)) {
@@ -148,17 +126,6 @@ static int measure_link(const lab_rows *rows, const lab05_table_row *t, measured
     }
     m->peak = peak->peak_gbps;
     m->one_way = one->gbps;
-    m->size = one->bytes;
-    if (t->nvlink_gen || b >= 0) {
-        other = lab05_pick(rows, "ce_bandwidth", "ce", one->route, "both_ways", a < b ? a : b,
-                           a < b ? b : a, m->size);
-        m->both = other ? other->gbps : 0.0;
-    } else {
-        other = lab05_pick(rows, "ce_bandwidth", "ce", "host", "each_way", -1, a, m->size);
-        const lab_row *back = lab05_pick(rows, "ce_bandwidth", "ce", "host", "each_way", a, -1,
-                                         m->size);
-        m->both = other && back ? other->gbps + back->gbps : 0.0;
-    }
     return 1;
 }
 
@@ -167,7 +134,7 @@ static void pcie_latency(const lab_rows *rows, char *out, size_t len)
 {
     const int a = lab05_config(rows, "pair_a", 0);
     const lab_row *load = lab05_chase(rows, "host", -1, a);
-    const lab_row *pp = lab05_pick(rows, "pingpong", "gpu_cpu", "host", NULL, a, -1, 0);
+    const lab_row *pp = lab_rows_pick(rows, "pingpong", "gpu_cpu", "host", NULL, a, -1, 0);
     out[0] = '\0';
     if (load || pp)
         snprintf(out, len, "; its ~1.5 us beside a GPU load from host memory %.2f us and a "
@@ -221,13 +188,14 @@ static lab_verdict table_arithmetic(const lab_rows *rows, const lab05_table_row 
                                       : "", here);
 }
 
-lab_verdict lab05_judge_table_row(const lab_rows *rows, const lab05_table_row *t, char *said,
-                                  size_t len)
+/* The verdict of one row of the chapter's table. */
+static lab_verdict judge_table_row(const lab_rows *rows, const lab05_table_row *t, char *said,
+                                   size_t len)
 {
     char v[32], extra[160] = "";
     snprintf(v, sizeof v, "datasheet_%s%d", t->nvlink_gen ? "nvlink" : "pcie",
              t->nvlink_gen ? t->nvlink_gen : 3);
-    const double rate = lab05_link_number(rows, v, LAB05_ANY, LAB05_ANY);
+    const double rate = lab05_link_number(rows, v, LAB_ANY, LAB_ANY);
     const double row_peak = rate > 0.0 ? rate * t->links : 0.0;
     int lanes;
     const int gen = generation_here(rows, t, &lanes);
@@ -251,17 +219,17 @@ lab_verdict lab05_judge_table_row(const lab_rows *rows, const lab05_table_row *t
 
 static lab_verdict table_pcie3(const lab_rows *rows, char *said, size_t len)
 {
-    return lab05_judge_table_row(rows, &table[0], said, len);
+    return judge_table_row(rows, &table[0], said, len);
 }
 
 static lab_verdict table_nvlink2(const lab_rows *rows, char *said, size_t len)
 {
-    return lab05_judge_table_row(rows, &table[1], said, len);
+    return judge_table_row(rows, &table[1], said, len);
 }
 
 static lab_verdict table_nvlink3(const lab_rows *rows, char *said, size_t len)
 {
-    return lab05_judge_table_row(rows, &table[2], said, len);
+    return judge_table_row(rows, &table[2], said, len);
 }
 
 /* An NVLink pair, or why the claim cannot be tested here. */
@@ -287,13 +255,13 @@ static lab_verdict table_latency(const lab_rows *rows, char *said, size_t len)
     if (!nvlink_pair(rows, &a, &b, said, len))
         return LAB_UNTESTED;
     const int lo = a < b ? a : b, hi = a < b ? b : a;
-    const lab_row *pp = lab05_pick(rows, "pingpong", "write_remote", "peer", NULL, lo, hi, 0);
+    const lab_row *pp = lab_rows_pick(rows, "pingpong", "write_remote", "peer", NULL, lo, hi, 0);
     if (pp == NULL)
         return lab_say(LAB_UNTESTED, said, len, "the table's NVLink latencies (~0.1-0.2 us) "
                        "need the pingpong experiment over the NVLink pair");
-    const lab_row *poll = lab05_pick(rows, "pingpong", "poll_remote", "peer", NULL, lo, hi, 0);
+    const lab_row *poll = lab_rows_pick(rows, "pingpong", "poll_remote", "peer", NULL, lo, hi, 0);
     const lab_row *peer = lab05_chase(rows, "peer", a, b), *local = lab05_chase(rows, "loopback", b, b);
-    const lab_row *copy = lab05_pick(rows, "memcpy_latency", "ce_queued", "peer", NULL, a, b, 0);
+    const lab_row *copy = lab_rows_pick(rows, "memcpy_latency", "ce_queued", "peer", NULL, a, b, 0);
     return lab_judge(pp->us.median <= 0.3, said, len,
                      "the table gives ~0.2 us (NVLink 2) and ~0.1 us (NVLink 3); on this NVLink: "
                      "one-way ping-pong %.2f us (flags written across the link) and %.2f us "
@@ -313,18 +281,18 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
         return LAB_UNTESTED;
     /* PCIe is this machine's host link; peer access off is the driver staging
      * through host memory, a path and not a PCIe link measurement. */
-    const lab_row *staged = lab05_largest(rows, "ce_bandwidth", "ce", "peer_off", "one_way", a, b);
+    const lab_row *staged = ce_largest(rows, "peer_off", a, b);
     if (staged)
         snprintf(off, sizeof off, " (peer access off, staged through host memory: %.1f GB/s, "
                  "not a link)", staged->gbps);
-    const lab_row *on = lab05_largest(rows, "ce_bandwidth", "ce", "peer", "one_way", a, b);
-    const lab_row *pcie = lab05_largest(rows, "ce_bandwidth", "ce", "host", "one_way", -1, a);
+    const lab_row *on = ce_largest(rows, "peer", a, b);
+    const lab_row *pcie = ce_largest(rows, "host", -1, a);
     const size_t size = on && pcie ? (on->bytes < pcie->bytes ? on->bytes : pcie->bytes) : 0;
     if (size < ((size_t)16 << 20))
         return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth over NVLink and over this "
                        "machine's PCIe link (the host link) at 16 MiB or more%s", off);
-    on = lab05_pick(rows, "ce_bandwidth", "ce", "peer", "one_way", a, b, size);
-    pcie = lab05_pick(rows, "ce_bandwidth", "ce", "host", "one_way", -1, a, size);
+    on = ce(rows, "peer", "one_way", a, b, size);
+    pcie = ce(rows, "host", "one_way", -1, a, size);
     if (on == NULL || pcie == NULL || pcie->gbps <= 0.0)
         return lab_say(LAB_UNTESTED, said, len, "no NVLink and host-link rows of the same size");
     const double ratio = on->gbps / pcie->gbps;
@@ -346,10 +314,10 @@ static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
     double lo = 0.0, hi = 0.0;
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *on = &rows->row[i];
-        if (!lab05_match(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0) || on->gbps <= 0.0)
+        if (!lab_row_matches(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0) ||
+            on->gbps <= 0.0)
             continue;
-        const lab_row *off = lab05_pick(rows, "ce_bandwidth", "ce", "peer_off", "one_way", a, b,
-                                        on->bytes);
+        const lab_row *off = ce(rows, "peer_off", "one_way", a, b, on->bytes);
         if (off == NULL || off->gbps <= 0.0)
             continue;
         const double r = on->gbps / off->gbps;
@@ -372,9 +340,9 @@ static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
 /* The one pair's copy-engine sweep (peer access on where it has it), else the host link's. */
 static const char *sweep_route(const lab_rows *rows, int a, int b)
 {
-    if (b >= 0 && lab05_pick(rows, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0))
+    if (b >= 0 && ce(rows, "peer", "one_way", a, b, 0))
         return "peer";
-    if (b >= 0 && lab05_pick(rows, "ce_bandwidth", "ce", "peer_off", "one_way", a, b, 0))
+    if (b >= 0 && ce(rows, "peer_off", "one_way", a, b, 0))
         return "peer_off";
     return "host";
 }
@@ -390,7 +358,7 @@ static lab_verdict small_transfers(const lab_rows *rows, char *said, size_t len)
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < rows->count; i++) {
             const lab_row *r = &rows->row[i];
-            if (!lab05_match(r, "ce_bandwidth", "ce", route, "one_way", src, dst, 0))
+            if (!lab_row_matches(r, "ce_bandwidth", "ce", route, "one_way", src, dst, 0))
                 continue;
             if (pass == 0 && r->gbps > best)
                 best = r->gbps, best_size = r->bytes;
@@ -437,8 +405,7 @@ static lab_verdict streams_contend(const lab_rows *rows, char *said, size_t len)
                        "streams");
     const int k = atoi(many->value);
     /* The baseline: one copy of all k slices' bytes, in one stream. */
-    const lab_row *big = lab05_pick(rows, "ce_bandwidth", "ce", route, "one_way", many->src,
-                                    many->dst, (size_t)k * many->bytes);
+    const lab_row *big = ce(rows, route, "one_way", many->src, many->dst, (size_t)k * many->bytes);
     if (big == NULL || big->gbps <= 0.0)
         return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth one way at %s (the %d "
                        "slices as one copy)", lab_format_size((size_t)k * many->bytes, s1,
@@ -466,8 +433,8 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
         if (strcmp(q->experiment, "cpu_sync") || strcmp(q->variant, "queued") ||
             strcmp(q->route, route))
             continue;
-        const lab_row *e = lab05_pick(rows, "cpu_sync", "sync_each", route, NULL, q->src, q->dst,
-                                      q->bytes);
+        const lab_row *e = lab_rows_pick(rows, "cpu_sync", "sync_each", route, NULL, q->src,
+                                         q->dst, q->bytes);
         if (e == NULL || e->gbps <= 0.0)
             continue;
         if (smallest == 0 || q->bytes < smallest)
@@ -488,8 +455,7 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
 /* One cpu_timer row of the claim's route. */
 static const lab_row *timer_row(const lab_rows *rows, const char *route, const char *variant)
 {
-    return route ? lab05_pick(rows, "cpu_timer", variant, route, NULL, LAB05_ANY, LAB05_ANY, 0)
-                 : NULL;
+    return route ? lab_rows_find(rows, "cpu_timer", variant, route, NULL, 0) : NULL;
 }
 
 /* "Don't use clock() or gettimeofday(): they measure CPU time." Each clock
@@ -551,7 +517,7 @@ static lab_verdict pcie_row_latency(const lab_rows *rows, char *said, size_t len
 {
     const int a = lab05_config(rows, "pair_a", 0);
     const lab_row *load = lab05_chase(rows, "host", -1, a);
-    const lab_row *pp = lab05_pick(rows, "pingpong", "gpu_cpu", "host", NULL, a, -1, 0);
+    const lab_row *pp = lab_rows_pick(rows, "pingpong", "gpu_cpu", "host", NULL, a, -1, 0);
     if (load == NULL || pp == NULL)
         return lab_say(LAB_UNTESTED, said, len, "needs the host link's pointer chase and GPU-CPU "
                        "ping-pong");
