@@ -332,3 +332,8 @@ assert_all_verified() {
     run "$(host_tool 01)" verdicts "$file"
     assert_line --regexp '^claim,memory_still_explicit,.*,does_not_hold,on 0 of 1 directions '
 }
+
+@test "01: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
+    run lab01_check_run "$FIXTURES/lab01-run-1xh200.csv"
+    assert_success
+}

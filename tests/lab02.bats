@@ -298,3 +298,8 @@ assert_all_ones() {
     run csv_get "$CAPTURED_CSV" value experiment=claim variant=peer_access_makes_copy_direct
     assert_output untested
 }
+
+@test "02: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
+    run lab02_check_csv "$FIXTURES/lab02-run-1xh200.csv"
+    assert_success
+}

@@ -355,3 +355,8 @@ routes_here() {
     assert_failure
     assert_output --partial "enabling access the other way returned cudaErrorPeerAccessUnsupported"
 }
+
+@test "03: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
+    run lab03_check_csv "$FIXTURES/lab03-run-1xh200.csv"
+    assert_success
+}

@@ -438,3 +438,8 @@ assert_exact() {
     assert_line --regexp '^counter,block_aggregated,host,0,-1,one,'
     assert_line --regexp '^claim,avoid_cross_gpu_atomics,.*,untested,the claim is about atomics between two GPUs'
 }
+
+@test "04: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
+    run lab04_check_run "$FIXTURES/lab04-run-1xh200.csv"
+    assert_success
+}

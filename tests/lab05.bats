@@ -505,3 +505,8 @@ host_gpu() {
     run "$tool" verdicts "$file"
     assert_line --regexp "^claim,cpu_timers_mislead,.*,untested,needs cpu_timer's gettimeofday and blocking-sync rows"
 }
+
+@test "05: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
+    run lab05_check_run "$FIXTURES/lab05-run-1xh200.csv"
+    assert_success
+}
