@@ -234,7 +234,7 @@ assert_exact() {
     assert_line '| device | peer | GPUs 0+1 -> GPU 0 | 8650752 | 8650752 | 4325376 | 10316.224 | 8.39e+08 | race, exact anyway |'
     assert_line '| block_aggregated | peer | GPUs 0+1 -> GPU 0 | 8650752 | 1056 | 528 | 21.632 | 4e+11 | exact |'
     assert_line "### Histogram: naive vs privatized"
-    assert_line '| privatized | peer | GPUs 0+1 -> GPU 0 | 67108864 | 0 | 48.1 | 1396.24 | 420.4x | yes |'
+    assert_line '| privatized | peer | GPUs 0+1 -> GPU 0 | 64 MiB | 0 | 48.1 | 1396.24 | 420.4x | yes |'
     assert_line "### Latency of one atomic (a chain of dependent atomics)"
     assert_line '| peer | device | GPU 1 -> GPU 0 | 4096 | 878.3 [878.1, 878.6] | 4.2 |'
     assert_line "### The GPU and the CPU on one host counter"

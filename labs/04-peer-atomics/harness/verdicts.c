@@ -4,6 +4,7 @@
  *        alone, and the report section (the atomics tables) in Markdown.
  */
 #include "claims.h"
+#include "cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,10 +209,11 @@ static void counter_cells(const lab_rows *rows, const lab_row *r, FILE *out)
 
 static void histogram_cells(const lab_rows *rows, const lab_row *r, FILE *out)
 {
-    char w[48];
+    char w[48], size[32];
     const lab_row *naive = lab_rows_find(rows, r->experiment, "naive", r->route, NULL, 0);
-    fprintf(out, "| %s | %s | %s | %zu | %.0f | %.1f | %.2f | %.1fx | %s |\n", r->variant,
-            r->route, where(r, w, sizeof w), r->bytes, detail_num(r, "across"), r->us.median,
+    fprintf(out, "| %s | %s | %s | %s | %.0f | %.1f | %.2f | %.1fx | %s |\n", r->variant,
+            r->route, where(r, w, sizeof w), lab_format_size(r->bytes, size, sizeof size),
+            detail_num(r, "across"), r->us.median,
             r->gbps, naive ? naive->us.median / r->us.median : 0.0,
             r->verified == 1 ? "yes" : "**no**");
 }
@@ -247,7 +249,7 @@ static const table tables[] = {
      "| variant | route | who adds | increments | atomics | across the link | median us | "
      "increments/s | count |", counter_cells},
     {"Histogram: naive vs privatized", "histogram", "histogram-peer",
-     "| variant | route | who counts | bytes | atomics across the link | median us | GB/s | "
+     "| variant | route | who counts | data | atomics across the link | median us | GB/s | "
      "speedup over naive | exact |", histogram_cells},
     {"Latency of one atomic (a chain of dependent atomics)", "latency", "latency-peer",
      "| route | scope | walker -> memory | steps | ns per atomic [min, max] | x local |",
