@@ -140,25 +140,21 @@ static lab_verdict judge_link(const lab_rows *rows, char *said, size_t len)
  * moved); freed by its owner, it is gone for the other GPU too. */
 static lab_verdict judge_explicit(const lab_rows *rows, char *said, size_t len)
 {
-    int pairs = 0, kept = 0;
-    const char *after = NULL;
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (strcmp(r->experiment, "explicit_memory") != 0)
-            continue;
-        if (strcmp(r->variant, "owner_with_access") == 0) {
-            pairs++;
-            kept += r->verified == 1;
-        } else if (strcmp(r->variant, "after_owner_free") == 0) {
-            after = r->value;
-        }
-    }
+    const size_t pairs = lab_rows_count(rows, "explicit_memory", "owner_with_access");
+    size_t kept = 0;
+    for (size_t i = 0; i < rows->count; i++)
+        kept += rows->row[i].verified == 1 &&
+                lab_row_matches(&rows->row[i], "explicit_memory", "owner_with_access", NULL,
+                                NULL, LAB_ANY, LAB_ANY, 0);
+    const lab_row *after = lab_rows_find(rows, "explicit_memory", "after_owner_free", NULL,
+                                         NULL, 0);
     if (pairs == 0)
         return lab_say(LAB_UNTESTED, said, len, "needs two GPUs with peer access: %s",
                        why_not(rows, "explicit_memory"));
-    return lab_judge(kept == pairs, said, len, "on %d of %d directions with access on, the "
+    return lab_judge(kept == pairs, said, len, "on %zu of %zu directions with access on, the "
                      "peer's cudaMalloc buffer was still the peer's device memory; after the "
-                     "peer freed it the other GPU saw %s", kept, pairs, after ? after : "?");
+                     "peer freed it the other GPU saw %s", kept, pairs,
+                     after ? after->value : "?");
 }
 
 static const lab_claim claims[] = {

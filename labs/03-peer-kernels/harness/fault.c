@@ -226,7 +226,7 @@ static const char *classify(const char *text, int late, int signal)
         return late ? "hang" : signal ? "crash" : NULL;
     field(text, "launch", launch, sizeof launch);
     field(text, "sync", sync, sizeof sync);
-    field(text, "waited", waited, sizeof waited); /* "-" in a run recorded before it */
+    field(text, "waited", waited, sizeof waited); /* "-" if the child never said */
     if (strcmp(launch, "cudaSuccess") != 0 || strcmp(sync, "cudaSuccess") != 0 ||
         (strcmp(waited, "-") != 0 && strcmp(waited, "cudaSuccess") != 0))
         return "fault";
