@@ -142,9 +142,10 @@ lab02_check_stream_order() {
 }
 
 # Times finite and positive, min <= median <= max, GB/s = bytes / median,
-# below the ceiling of the route and from 64 MiB above its floor, rising from the smallest size to the
-# largest; every way at every size on every leg; with both peer routes,
-# peer access on beats off and a peer copy beats staging when large.
+# below the ceiling of the route and from 64 MiB above its floor, rising
+# from the smallest size to the largest; every way at every size on every
+# leg; with both peer routes, peer access on beats off and a peer copy beats
+# staging when large.
 lab02_check_timing() {
     lab02_awk "$1" '
         $1 == "timing" {
