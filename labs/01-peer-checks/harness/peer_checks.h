@@ -1,20 +1,18 @@
 /**
  * @file peer_checks.h
- * @brief Lab 01 (chapter 4.1): the contracts of the student's functions, in
- *        student/peer_checks.c (read this file, do not edit it).
+ * @brief Lab 01 (chapter 4.1): the contracts of the student's functions, in student/peer_checks.c
+ *        (read this file, do not edit it).
  *
- * Every function asks the CUDA runtime one of chapter 4.1's questions and
- * hands back the answer, errors included: the errors are the lesson. The
- * harness makes the same calls itself and compares; after each function
- * returns it also reads the current device and cudaGetLastError(), so an
- * error left pending or a wrong current device fails the row.
+ * Every function asks the CUDA runtime one of chapter 4.1's questions and hands back the answer,
+ * errors included: the errors are the lesson. The harness makes the same calls itself and
+ * compares; after each function returns it also reads the current device and cudaGetLastError(),
+ * so an error left pending or a wrong current device fails the row.
  *
  * Clauses shared by every function:
- * - returns cudaSuccess, or the error of a call the function cannot do
- *   without (said per function); on that path the out-parameters not yet
- *   written keep their values;
- * - otherwise leaves no error pending: cudaGetLastError() returns
- *   cudaSuccess afterwards, also when an answer it records is an error.
+ * - returns cudaSuccess, or the error of a call the function cannot do without (said per
+ *   function); on that path the out-parameters not yet written keep their values;
+ * - otherwise leaves no error pending: cudaGetLastError() returns cudaSuccess afterwards, also
+ *   when an answer it records is an error.
  */
 #ifndef LAB01_PEER_CHECKS_H
 #define LAB01_PEER_CHECKS_H
@@ -45,31 +43,29 @@ typedef struct peer_calls {
 } peer_calls;
 
 /**
- * @brief TODO 01.1: fill @p info for GPU @p dev (cudaGetDeviceProperties,
- *        cudaDeviceGetPCIBusId).
+ * @brief TODO 01.1: fill @p info for GPU @p dev (cudaGetDeviceProperties, cudaDeviceGetPCIBusId).
  *
- * Returns the error of the first call that fails. Does not change the
- * current device. Checked: every field equals the harness's own query.
+ * Returns the error of the first call that fails. Does not change the current device. Checked:
+ * every field equals the harness's own query.
  */
 cudaError_t describe_gpu(int dev, gpu_info *info);
 
 /**
  * @brief TODO 01.2: can @p dev access @p peer's memory?
  *
- * Sets *can_access to cudaDeviceCanAccessPeer's answer, or to 0 when the
- * call fails. Asked for @p dev == @p peer too (the matrix's diagonal): ask,
- * do not assume. Returns the call's result, which is an answer, not a
- * failure: no error stays pending. Does not change the current device.
+ * Sets *can_access to cudaDeviceCanAccessPeer's answer, or to 0 when the call fails. Asked for
+ * @p dev == @p peer too (the matrix's diagonal): ask, do not assume. Returns the call's result,
+ * which is an answer, not a failure: no error stays pending. Does not change the current device.
  * Checked: answer and result equal the harness's own call.
  */
 cudaError_t check_access(int dev, int peer, int *can_access);
 
 /**
- * @brief TODO 01.3: the four P2P attributes of two distinct GPUs,
- *        dev -> peer (cudaDeviceGetP2PAttribute, source first).
+ * @brief TODO 01.3: the four P2P attributes of two distinct GPUs, dev -> peer
+ *        (cudaDeviceGetP2PAttribute, source first).
  *
- * Returns the error of the first query that fails. Does not change the
- * current device. Checked: each value equals the harness's own query.
+ * Returns the error of the first query that fails. Does not change the current device. Checked:
+ * each value equals the harness's own query.
  */
 cudaError_t query_attributes(int dev, int peer, p2p_attributes *attr);
 
@@ -77,34 +73,31 @@ cudaError_t query_attributes(int dev, int peer, p2p_attributes *attr);
  * @brief TODO 01.4: the chapter's warning, tested: with @p dev current,
  *        cudaDeviceEnablePeerAccess(peer, 1) — flags 1, not 0.
  *
- * Returns cudaSetDevice's error when @p dev cannot be made current (then
- * *result is not written). Else writes the enable call's result to
- * *result, clears the error it provoked and leaves @p dev current.
- * @p peer may equal @p dev (one GPU can still ask). Checked: *result equals
- * the same call made by the harness; access did not come on.
+ * Returns cudaSetDevice's error when @p dev cannot be made current (then *result is not
+ * written). Else writes the enable call's result to *result, clears the error it provoked and
+ * leaves @p dev current. @p peer may equal @p dev (one GPU can still ask). Checked: *result
+ * equals the same call made by the harness; access did not come on.
  */
 cudaError_t try_nonzero_flags(int dev, int peer, cudaError_t *result);
 
 /**
- * @brief TODO 01.5: with @p dev current, cudaDeviceEnablePeerAccess(peer, 0)
- *        twice; the second call's cudaErrorPeerAccessAlreadyEnabled is
- *        harmless, but is also left as the last error: clear it.
+ * @brief TODO 01.5: with @p dev current, cudaDeviceEnablePeerAccess(peer, 0) twice; the second
+ *        call's cudaErrorPeerAccessAlreadyEnabled is harmless, but is also left as the last
+ *        error: clear it.
  *
- * Returns cudaSetDevice's error when @p dev cannot be made current (then
- * @p calls is not written). Else records both results, leaves @p dev
- * current and access dev -> peer on (when the runtime allows it); the
- * reverse direction is not touched. Checked: both results equal the
+ * Returns cudaSetDevice's error when @p dev cannot be made current (then @p calls is not
+ * written). Else records both results, leaves @p dev current and access dev -> peer on (when the
+ * runtime allows it); the reverse direction is not touched. Checked: both results equal the
  * harness's own two calls, and access dev -> peer is on afterwards.
  */
 cudaError_t enable_twice(int dev, int peer, peer_calls *calls);
 
 /**
- * @brief TODO 01.6: with @p dev current, cudaDeviceDisablePeerAccess(peer)
- *        twice (the second answers cudaErrorPeerAccessNotEnabled).
+ * @brief TODO 01.6: with @p dev current, cudaDeviceDisablePeerAccess(peer) twice (the second
+ *        answers cudaErrorPeerAccessNotEnabled).
  *
- * Returns and writes as enable_twice(). Leaves access dev -> peer off.
- * Checked: both results equal the harness's own two calls, and access
- * dev -> peer is off afterwards.
+ * Returns and writes as enable_twice(). Leaves access dev -> peer off. Checked: both results
+ * equal the harness's own two calls, and access dev -> peer is off afterwards.
  */
 cudaError_t disable_twice(int dev, int peer, peer_calls *calls);
 
