@@ -1,27 +1,22 @@
 /**
  * @file verdicts.c
- * @brief Lab 01's host part: the claims of chapter 4.1 judged from the rows,
- *        and the report section (the P2P matrix and the P2P attributes).
- *
- * Plain C: it also builds the host tool, which recomputes both from any
- * recorded run. Rows whose check failed (verified 0) are no measurement and
- * are never judged.
+ * @brief Lab 01's host part: chapter 4.1's claims judged from the rows, and the report section
+ *        (the P2P matrix and attributes). Plain C, so the host tool recomputes both from any
+ *        recorded run; a row whose check failed (verified 0) is no measurement.
  */
 #include "claims.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* The row of one experiment and variant for src -> dst (NULL: none). */
+/* The checked row of one experiment and variant for src -> dst (NULL: none). */
 static const lab_row *find(const lab_rows *rows, const char *exp, const char *variant,
                            int src, int dst)
 {
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (strcmp(r->experiment, exp) == 0 && strcmp(r->variant, variant) == 0 &&
-            r->src == src && r->dst == dst && r->verified != 0)
-            return r;
-    }
+    for (size_t i = 0; i < rows->count; i++)
+        if (rows->row[i].verified &&
+            lab_row_matches(&rows->row[i], exp, variant, NULL, NULL, src, dst, 0))
+            return &rows->row[i];
     return NULL;
 }
 
@@ -42,9 +37,8 @@ static int matrix_size(const lab_rows *rows)
     return n;
 }
 
-/* "The flags argument must be 0": on pairs, flags 1 refused everywhere. On
- * one GPU, the call on the GPU itself tells only when flags 1 is answered
- * differently from flags 0. */
+/* "The flags argument must be 0": flags 1 refused on every pair. On one GPU, the call on the
+ * GPU itself tells only when flags 1 is answered differently from flags 0. */
 static lab_verdict judge_flags(const lab_rows *rows, char *said, size_t len)
 {
     int pairs = 0, accepted = 0;
@@ -75,41 +69,38 @@ static lab_verdict judge_flags(const lab_rows *rows, char *said, size_t len)
                      "refused", one->value, zero->value);
 }
 
-/* "Once enabled, the two GPUs' memories are visible to each other": right
- * after a -> b is enabled, is b -> a on? */
+/* "Once enabled, the memories are visible to each other": right after a -> b is enabled, is
+ * b -> a on? */
 static lab_verdict judge_mutual(const lab_rows *rows, char *said, size_t len)
 {
     const lab_row *probe = lab_rows_find(rows, "one_way", "reverse_disable", NULL, NULL, 0);
     if (probe == NULL)
         return lab_say(LAB_UNTESTED, said, len, "needs two GPUs with peer access: %s",
                        why_not(rows, "one_way"));
-    const lab_row *on = find(rows, "one_way", "enable_first", probe->dst, probe->src);
+    int a = probe->dst, b = probe->src;
+    const lab_row *on = find(rows, "one_way", "enable_first", a, b);
     if (on == NULL) /* a run recorded before one_way was its own experiment */
-        on = find(rows, "enable_twice", "enable_first", probe->dst, probe->src);
+        on = find(rows, "enable_twice", "enable_first", a, b);
     if (on == NULL || strcmp(on->value, "cudaSuccess") != 0)
-        return lab_say(LAB_UNTESTED, said, len, "%d->%d was not enabled before the probe",
-                       probe->dst, probe->src);
+        return lab_say(LAB_UNTESTED, said, len, "%d->%d was not enabled before the probe", a, b);
     if (strcmp(probe->value, "cudaErrorPeerAccessNotEnabled") == 0)
         return lab_say(LAB_DOES_NOT_HOLD, said, len, "enabling %d->%d left %d->%d off (disabling "
-                       "it returned %s): access is one-way; enable it from both sides",
-                       probe->dst, probe->src, probe->src, probe->dst, probe->value);
+                       "it returned %s): access is one-way; enable it from both sides", a, b, b,
+                       a, probe->value);
     if (strcmp(probe->value, "cudaSuccess") == 0)
-        return lab_say(LAB_HOLDS, said, len, "enabling %d->%d turned %d->%d on as well",
-                       probe->dst, probe->src, probe->src, probe->dst);
+        return lab_say(LAB_HOLDS, said, len, "enabling %d->%d turned %d->%d on as well", a, b,
+                       b, a);
     return lab_say(LAB_UNTESTED, said, len, "disabling %d->%d returned %s, which says neither",
-                   probe->src, probe->dst, probe->value);
+                   b, a, probe->value);
 }
 
 /* "P2P needs UVA": only a GPU without UVA could show it. */
 static lab_verdict judge_uva(const lab_rows *rows, char *said, size_t len)
 {
-    int gpus = 0, uva = 0;
+    int gpus = (int)lab_rows_count(rows, "gpus", "unified_addressing"), uva = 0;
     for (size_t i = 0; i < rows->count; i++)
-        if (strcmp(rows->row[i].experiment, "gpus") == 0 &&
-            strcmp(rows->row[i].variant, "unified_addressing") == 0) {
-            gpus++;
-            uva += strcmp(rows->row[i].value, "1") == 0;
-        }
+        uva += lab_row_matches(&rows->row[i], "gpus", "unified_addressing", NULL, NULL, LAB_ANY,
+                               LAB_ANY, 0) && strcmp(rows->row[i].value, "1") == 0;
     if (gpus == 0)
         return lab_say(LAB_UNTESTED, said, len, "no GPU was described: %s",
                        why_not(rows, "gpus"));
@@ -117,8 +108,7 @@ static lab_verdict judge_uva(const lab_rows *rows, char *said, size_t len)
                    "cannot be run here", uva, gpus);
 }
 
-/* "The GPUs must be physically connected": only an unconnected pair, known
- * to be unconnected, could show it. */
+/* "The GPUs must be physically connected": only a pair known to be unconnected could show it. */
 static lab_verdict judge_link(const lab_rows *rows, char *said, size_t len)
 {
     int n = matrix_size(rows), on = 0;
@@ -135,9 +125,8 @@ static lab_verdict judge_link(const lab_rows *rows, char *said, size_t len)
                        : "the matrix does not say whether a link or the platform is missing");
 }
 
-/* "Visible, but you still allocate and manage the memory yourself": with
- * access on, a peer's buffer stays the peer's own (nothing allocated or
- * moved); freed by its owner, it is gone for the other GPU too. */
+/* "Visible, but you still allocate and manage the memory yourself": with access on, a peer's
+ * buffer stays the peer's own; freed by its owner, it is gone for the other GPU too. */
 static lab_verdict judge_explicit(const lab_rows *rows, char *said, size_t len)
 {
     const size_t pairs = lab_rows_count(rows, "explicit_memory", "owner_with_access");
@@ -165,8 +154,6 @@ static const lab_claim claims[] = {
     {"memory_still_explicit", "4.1", judge_explicit},
 };
 
-/* ---------------------------------------------------------------- report -- */
-
 static const char *value_of(const lab_rows *rows, const char *exp, const char *variant,
                             int src, int dst)
 {
@@ -174,8 +161,34 @@ static const char *value_of(const lab_rows *rows, const char *exp, const char *v
     return r ? r->value : "?";
 }
 
-static void report_matrix(const lab_rows *rows, int n, FILE *out)
+static void report_attributes(const lab_rows *rows, int n, FILE *out)
 {
+    static const char *attr[] = {"performance_rank", "access_supported",
+                                 "native_atomic_supported", "cuda_array_access_supported"};
+    if (n < 2 || find(rows, "attributes", "access_supported", 0, 1) == NULL) {
+        fprintf(out, "\nThe P2P attributes describe a pair of GPUs: %s.\n",
+                why_not(rows, "attributes"));
+        return;
+    }
+    fprintf(out, "\n| pair | performance rank | access | native atomics | CUDA arrays |\n"
+                 "| --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i != j) {
+                fprintf(out, "| %d → %d", i, j);
+                for (int k = 0; k < 4; k++)
+                    fprintf(out, " | %s", value_of(rows, "attributes", attr[k], i, j));
+                fprintf(out, " |\n");
+            }
+}
+
+static void report(const lab_rows *rows, FILE *out)
+{
+    int n = matrix_size(rows);
+    if (n == 0) {
+        fprintf(out, "The matrix experiment did not run: %s.\n", why_not(rows, "matrix"));
+        return;
+    }
     fprintf(out, "Peer access, `cudaDeviceCanAccessPeer` (row: device, column: peer):\n\n|");
     for (int j = 0; j < n; j++)
         fprintf(out, " | GPU %d", j);
@@ -189,42 +202,13 @@ static void report_matrix(const lab_rows *rows, int n, FILE *out)
                     i == j ? " (itself)" : "");
     }
     const lab_row *d = find(rows, "matrix", "can_access_peer", 0, 0);
-    if (d == NULL) {
+    if (d == NULL)
         fprintf(out, " |\n");
-        return;
-    }
-    fprintf(out, " |\n\nOn the diagonal a GPU is asked about itself: the answer is %s (%.*s)%s.\n",
-            d->value, (int)strcspn(d->detail, ";"), d->detail, strcmp(d->value, "0") ? ""
-            : ": a GPU reaches its own memory without P2P, so it is not its own peer");
-}
-
-static void report_attributes(const lab_rows *rows, int n, FILE *out)
-{
-    if (n < 2 || find(rows, "attributes", "access_supported", 0, 1) == NULL) {
-        fprintf(out, "\nThe P2P attributes describe a pair of GPUs: %s.\n",
-                why_not(rows, "attributes"));
-        return;
-    }
-    fprintf(out, "\n| pair | performance rank | access | native atomics | CUDA arrays |\n"
-                 "| --- | --- | --- | --- | --- |\n");
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            if (i != j)
-                fprintf(out, "| %d → %d | %s | %s | %s | %s |\n", i, j,
-                        value_of(rows, "attributes", "performance_rank", i, j),
-                        value_of(rows, "attributes", "access_supported", i, j),
-                        value_of(rows, "attributes", "native_atomic_supported", i, j),
-                        value_of(rows, "attributes", "cuda_array_access_supported", i, j));
-}
-
-static void report(const lab_rows *rows, FILE *out)
-{
-    int n = matrix_size(rows);
-    if (n == 0) {
-        fprintf(out, "The matrix experiment did not run: %s.\n", why_not(rows, "matrix"));
-        return;
-    }
-    report_matrix(rows, n, out);
+    else
+        fprintf(out, " |\n\nOn the diagonal a GPU is asked about itself: the answer is %s "
+                "(%.*s)%s.\n", d->value, (int)strcspn(d->detail, ";"), d->detail,
+                strcmp(d->value, "0") ? ""
+                : ": a GPU reaches its own memory without P2P, so it is not its own peer");
     report_attributes(rows, n, out);
 }
 
