@@ -32,9 +32,9 @@ static int sweep_copy(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, bool async,
     lab02_what(leg, bytes, call, what, sizeof what);
     lab02_poison(dst, bytes, dst_off);
     CUDA_CHECK(cudaSetDevice(src->dev));
-    p2p_status status = async ? p2p_copy_async(lab02_window(dst, dst_off), dst->dev,
+    p2p_status status = async ? p2p_copy_async(dst->window + dst_off, dst->dev,
                                                src->src + src_off, src->dev, bytes, src->stream)
-                              : p2p_copy(lab02_window(dst, dst_off), dst->dev,
+                              : p2p_copy(dst->window + dst_off, dst->dev,
                                          src->src + src_off, src->dev, bytes);
     int current = -1;
     CUDA_CHECK(cudaGetDevice(&current));
@@ -120,7 +120,7 @@ static int async_order(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, size_t byt
     lab02_delay(src->stream, &st->delay_ms);
     CUDA_CHECK(cudaMemcpyAsync(src->src, st->upload, bytes, cudaMemcpyHostToDevice,
                                src->stream));
-    p2p_status status = p2p_copy_async(lab02_window(dst, 0), dst->dev, src->src, src->dev, bytes,
+    p2p_status status = p2p_copy_async(dst->window, dst->dev, src->src, src->dev, bytes,
                                        src->stream);
     if (status != P2P_OK)
         fprintf(stderr, "stream_order: p2p_copy_async returned %s\n", p2p_status_name(status));
@@ -156,7 +156,7 @@ static int staged_order(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, size_t by
         CUDA_CHECK(cudaStreamWaitEvent(timed, src->mark, 0));
     }
     CUDA_CHECK(cudaSetDevice(dst->dev)); /* as in the timing experiment */
-    CUDA_CHECK(p2p_copy_staged(lab02_window(dst, 0), src->src, bytes, timed, &via));
+    CUDA_CHECK(p2p_copy_staged(dst->window, src->src, bytes, timed, &via));
     CUDA_CHECK(cudaStreamSynchronize(timed));
     CUDA_CHECK(cudaStreamSynchronize(src->aux));
     return order_row(ctx, st, leg, "p2p_copy_staged",

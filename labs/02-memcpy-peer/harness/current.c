@@ -29,7 +29,7 @@ static int current_case(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, int curre
         lab02_poison(dst, bytes, 0);
         CUDA_CHECK(cudaSetDevice(current));
         double t0 = lab_host_seconds();
-        CUDA_CHECK(cudaMemcpyPeer(lab02_window(dst, 0), dst->dev, src->src, src->dev, bytes));
+        CUDA_CHECK(cudaMemcpyPeer(dst->window, dst->dev, src->src, src->dev, bytes));
         lab02_sync(src->dev); /* the two GPUs the data concerns, not the current one */
         lab02_sync(dst->dev);
         samples[r] = (lab_host_seconds() - t0) * 1e6;
@@ -85,7 +85,7 @@ static const char *const calls[] = {"memcpy_peer", "memcpy_peer_async", "memcpy_
 static double arrival_ms(lab02 *st, const lab02_leg *leg, size_t bytes, double t0)
 {
     const size_t n = bytes < 8 ? bytes : 8;
-    const unsigned char *tail = lab02_window(leg->dst, 0) + bytes - n;
+    const unsigned char *tail = leg->dst->window + bytes - n;
     const unsigned char *want = st->ref[leg->src->index] + bytes - n;
     const double timeout_ms = 20.0 * st->delay_ms + 5000.0;
     for (;;) {

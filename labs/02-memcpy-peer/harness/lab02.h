@@ -26,15 +26,16 @@
 
 /** @brief One GPU and what the run keeps on it. */
 typedef struct lab02_side {
-    int dev;              /**< device id */
-    int index;            /**< 0 for GPU a, 1 for GPU b: which source data it holds */
-    unsigned char *src;   /**< seeded source data, span bytes */
-    unsigned char *dst;   /**< destination window, span + 2 guards */
-    cudaStream_t stream;  /**< non-blocking: timed copies, the async wrapper */
-    cudaStream_t aux;     /**< non-blocking: the staged copy's first half, polling */
-    cudaEvent_t fork;     /**< for p2p_staging.fork when this side is timed */
-    cudaEvent_t staged;   /**< for p2p_staging.staged when this side is the source */
-    cudaEvent_t mark;     /**< the harness's own ordering between streams */
+    int dev;               /**< device id */
+    int index;             /**< 0 for GPU a, 1 for GPU b: which source data it holds */
+    unsigned char *src;    /**< seeded source data, span bytes */
+    unsigned char *dst;    /**< destination window, span + 2 guards */
+    unsigned char *window; /**< dst + GUARD_BYTES: where a copy at offset 0 starts */
+    cudaStream_t stream;   /**< non-blocking: timed copies, the async wrapper */
+    cudaStream_t aux;      /**< non-blocking: the staged copy's first half, polling */
+    cudaEvent_t fork;      /**< for p2p_staging.fork when this side is timed */
+    cudaEvent_t staged;    /**< for p2p_staging.staged when this side is the source */
+    cudaEvent_t mark;      /**< the harness's own ordering between streams */
 } lab02_side;
 
 /** @brief One direction of a route: from a source side to a destination side. */
@@ -87,9 +88,6 @@ lab_row lab02_row(const char *experiment, const char *variant, const char *mode,
 
 /** @brief Seeded bytes of which none is POISON_BYTE. */
 void lab02_fill(unsigned char *buf, size_t bytes, uint64_t seed);
-
-/** @brief Where a copy into @p side's window at @p offset starts. */
-unsigned char *lab02_window(const lab02_side *side, size_t offset);
 
 /** @brief Poison the window for a copy of @p bytes at @p offset, guards included. */
 void lab02_poison(const lab02_side *side, size_t bytes, size_t offset);

@@ -36,7 +36,7 @@ static const copy_way ways[] = {
 
 cudaError_t lab02_copy_way(int way, const lab02_leg *leg, size_t bytes, cudaStream_t stream)
 {
-    void *dst = lab02_window(leg->dst, 0);
+    void *dst = leg->dst->window;
     if (way == LAB02_MEMCPY_PEER) /* ordered with the legacy streams, not @p stream */
         return cudaMemcpyPeer(dst, leg->dst->dev, leg->src->src, leg->src->dev, bytes);
     if (way == LAB02_MEMCPY_PEER_ASYNC)
@@ -50,7 +50,7 @@ cudaError_t lab02_copy_way(int way, const lab02_leg *leg, size_t bytes, cudaStre
 static cudaError_t do_copy(cudaStream_t stream, void *arg)
 {
     const copy_job *j = arg;
-    void *window = lab02_window(j->leg->dst, 0);
+    void *window = j->leg->dst->window;
     if (j->host != NULL && j->to_host)
         return cudaMemcpyAsync(j->host, j->leg->src->src, j->bytes, cudaMemcpyDeviceToHost,
                                stream);
