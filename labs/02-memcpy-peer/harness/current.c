@@ -1,14 +1,8 @@
 /**
  * @file current.c
- * @brief Lab 02's current-device and ordering experiments (two GPUs).
- *
- * The first is the chapter's: cudaMemcpyPeer with the current device set to
- * the source, the destination and a third GPU, the data checked every time,
- * timed on the host until both GPUs are idle (what "the data arrived"
- * means). The second shows what the current device does decide: which
- * pending work a copy waits for. A host function that sleeps is put into one
- * GPU's legacy default stream, a copy is issued, and a non-blocking stream
- * of the destination watches for the copy's last bytes to land.
+ * @brief Lab 02's current-device and ordering experiments (two GPUs). The first is the
+ *        chapter's: cudaMemcpyPeer with each GPU current, the data checked every time. The
+ *        second shows what the current device does decide: which pending work a copy waits for.
  */
 #include "lab02.h"
 
@@ -20,12 +14,7 @@
 /** Bytes copied in the ordering experiment. */
 #define ORDERING_BYTES ((size_t)4 << 20)
 
-static const char *role(int gpu, const lab02_leg *leg)
-{
-    return gpu == leg->src->dev ? "current_src" : gpu == leg->dst->dev ? "current_dst"
-                                                                        : "current_other";
-}
-
+/* Timed on the host until both GPUs are idle: what "the data arrived" means. */
 static int current_case(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, int current)
 {
     const lab02_side *src = leg->src, *dst = leg->dst;
@@ -40,14 +29,17 @@ static int current_case(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, int curre
         lab02_poison(dst, bytes, 0);
         CUDA_CHECK(cudaSetDevice(current));
         double t0 = lab_host_seconds();
-        CUDA_CHECK(cudaMemcpyPeer(lab02_window(dst, 0), dst->dev, src->src, src->dev, bytes));
+        CUDA_CHECK(cudaMemcpyPeer(dst->window, dst->dev, src->src, src->dev, bytes));
         lab02_sync(src->dev); /* the two GPUs the data concerns, not the current one */
         lab02_sync(dst->dev);
         samples[r] = (lab_host_seconds() - t0) * 1e6;
         arrived += lab02_verify(st, dst, 0, st->ref[src->index], bytes, what);
         lab02_sync(current);
     }
-    lab_row row = lab02_row("current_device", role(current, leg), leg, bytes);
+    const char *role = current == src->dev   ? "current_src"
+                       : current == dst->dev ? "current_dst"
+                                             : "current_other";
+    lab_row row = lab02_row("current_device", role, "", leg, bytes);
     row.count = reps;
     if (lab_stats_compute(samples, (size_t)reps, &row.us) != 0)
         return lab_check(ctx, 0, "%s: the host times are not finite", what);
@@ -65,12 +57,11 @@ static int current_route(lab_ctx *ctx, lab02 *st, const lab02_leg *legs, int n_l
 {
     int status = 0;
     for (int l = 0; l < n_legs; l++) {
-        status |= current_case(ctx, st, &legs[l], legs[l].src->dev);
-        status |= current_case(ctx, st, &legs[l], legs[l].dst->dev);
-        if (st->third >= 0)
-            status |= current_case(ctx, st, &legs[l], st->third);
+        const int currents[3] = {legs[l].src->dev, legs[l].dst->dev, st->third};
+        for (int c = 0; c < (st->third >= 0 ? 3 : 2); c++)
+            status |= current_case(ctx, st, &legs[l], currents[c]);
     }
-    return status ? LAB_EXIT_FAIL : 0;
+    return status;
 }
 
 int lab02_run_current_device(lab_ctx *ctx)
@@ -89,12 +80,12 @@ typedef struct placement {
 
 static const char *const calls[] = {"memcpy_peer", "memcpy_peer_async", "memcpy_default"};
 
-/* Milliseconds from t0 until the copy's last bytes are seen at the
- * destination (a non-blocking stream watches), or -1 after the timeout. */
+/* Milliseconds from t0 until the copy's last bytes are seen at the destination (a
+ * non-blocking stream of the destination watches), or -1 after the timeout. */
 static double arrival_ms(lab02 *st, const lab02_leg *leg, size_t bytes, double t0)
 {
     const size_t n = bytes < 8 ? bytes : 8;
-    const unsigned char *tail = lab02_window(leg->dst, 0) + bytes - n;
+    const unsigned char *tail = leg->dst->window + bytes - n;
     const unsigned char *want = st->ref[leg->src->index] + bytes - n;
     const double timeout_ms = 20.0 * st->delay_ms + 5000.0;
     for (;;) {
@@ -108,6 +99,7 @@ static double arrival_ms(lab02 *st, const lab02_leg *leg, size_t bytes, double t
     }
 }
 
+/* A host function that sleeps is put into one GPU's legacy default stream, then the copy. */
 static int ordering_case(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, const placement *p,
                          int call)
 {
@@ -128,9 +120,7 @@ static int ordering_case(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, const pl
     lab02_sync(leg->src->dev);
     lab02_sync(leg->dst->dev);
     int ok = ms >= 0.0 && lab02_verify(st, leg->dst, 0, st->ref[leg->src->index], bytes, what);
-
-    lab_row row = lab02_row("ordering", calls[call], leg, bytes);
-    lab_row_set(row.mode, sizeof row.mode, "%s", p->name);
+    lab_row row = lab02_row("ordering", calls[call], p->name, leg, bytes);
     row.count = 1;
     if (ms >= 0.0) {
         row.us.count = 1;
@@ -145,6 +135,7 @@ static int ordering_case(lab_ctx *ctx, lab02 *st, const lab02_leg *leg, const pl
     return lab_check(ctx, ok, "%s: the copy was not seen at the destination in time", what);
 }
 
+/* One direction is enough: GPU a -> GPU b. */
 static int ordering_route(lab_ctx *ctx, lab02 *st, const lab02_leg *legs, int n_legs)
 {
     const int a = legs[0].src->dev, b = legs[0].dst->dev, c = st->third;
@@ -155,11 +146,11 @@ static int ordering_route(lab_ctx *ctx, lab02 *st, const lab02_leg *legs, int n_
         {"pending_on_other", c, a},
     };
     int status = 0;
-    (void)n_legs; /* one direction is enough: GPU a -> GPU b */
+    (void)n_legs;
     for (int i = 0; i < (c >= 0 ? 4 : 2); i++)
         for (int call = 0; call < 3; call++)
             status |= ordering_case(ctx, st, &legs[0], &places[i], call);
-    return status ? LAB_EXIT_FAIL : 0;
+    return status;
 }
 
 int lab02_run_ordering(lab_ctx *ctx)

@@ -1,13 +1,9 @@
 /**
  * @file lab02.h
- * @brief Lab 02's harness: the state of a run, the buffers on each GPU, the
- *        routes an experiment runs over, and the checks of destination
- *        windows that every experiment shares.
- *
- * A destination window is GUARD_BYTES of poison, the copy (at an offset of
- * up to MAX_OFFSET bytes) and GUARD_BYTES of poison again: a copy that
- * writes too much, too little or in the wrong place changes a byte that the
- * check compares. Source data never holds the poison byte.
+ * @brief Lab 02's harness: a run's GPUs, buffers and routes, and the checks of destination
+ *        windows. A window is GUARD_BYTES of poison, the copy (at an offset of up to
+ *        MAX_OFFSET) and GUARD_BYTES of poison: a copy that writes too much, too little or in
+ *        the wrong place changes a byte the check compares. Source data never holds the poison.
  */
 #ifndef LAB02_H
 #define LAB02_H
@@ -30,15 +26,16 @@
 
 /** @brief One GPU and what the run keeps on it. */
 typedef struct lab02_side {
-    int dev;              /**< device id */
-    int index;            /**< 0 for GPU a, 1 for GPU b: which source data it holds */
-    unsigned char *src;   /**< seeded source data, span bytes */
-    unsigned char *dst;   /**< destination window, span + 2 guards */
-    cudaStream_t stream;  /**< non-blocking: timed copies, the async wrapper */
-    cudaStream_t aux;     /**< non-blocking: the staged copy's first half, polling */
-    cudaEvent_t fork;     /**< for p2p_staging.fork when this side is timed */
-    cudaEvent_t staged;   /**< for p2p_staging.staged when this side is the source */
-    cudaEvent_t mark;     /**< the harness's own ordering between streams */
+    int dev;               /**< device id */
+    int index;             /**< 0 for GPU a, 1 for GPU b: which source data it holds */
+    unsigned char *src;    /**< seeded source data, span bytes */
+    unsigned char *dst;    /**< destination window, span + 2 guards */
+    unsigned char *window; /**< dst + GUARD_BYTES: where a copy at offset 0 starts */
+    cudaStream_t stream;   /**< non-blocking: timed copies, the async wrapper */
+    cudaStream_t aux;      /**< non-blocking: the staged copy's first half, polling */
+    cudaEvent_t fork;      /**< for p2p_staging.fork when this side is timed */
+    cudaEvent_t staged;    /**< for p2p_staging.staged when this side is the source */
+    cudaEvent_t mark;      /**< the harness's own ordering between streams */
 } lab02_side;
 
 /** @brief One direction of a route: from a source side to a destination side. */
@@ -50,8 +47,8 @@ typedef struct lab02_leg {
 
 /** @brief Everything a run uses. */
 typedef struct lab02 {
-    int a,                     /**< the first GPU */
-        b;                     /**< the second GPU (-1 with one GPU) */
+    int a;                     /**< the first GPU */
+    int b;                     /**< the second GPU (-1 with one GPU) */
     int third;                 /**< a GPU that is neither, or -1 */
     bool p2p;                  /**< a and b have peer access both ways */
     size_t cap;                /**< the largest copy (--max-size) */
@@ -61,7 +58,6 @@ typedef struct lab02 {
     uint64_t seed;             /**< seed of the source data */
     size_t sizes[8];           /**< the sizes timed */
     int n_sizes;               /**< how many */
-    bool ready;                /**< buffers allocated */
     lab02_side side[2];        /**< [0] GPU a, [1] GPU b */
     unsigned char *ref[2];     /**< host: the source data of each side */
     unsigned char *readback;   /**< host: a window read back */
@@ -78,24 +74,20 @@ typedef int (*lab02_route_fn)(lab_ctx *ctx, lab02 *st, const lab02_leg *legs, in
 lab02 *lab02_state(lab_ctx *ctx);
 
 /**
- * @brief Call @p fn for every route this machine has: loopback (when @p
- *        loopback), then peer_off and peer with peer access set to match.
- *        A route it lacks becomes one "skipped" row with the reason.
+ * @brief Call @p fn for every route this machine has: loopback (when @p loopback), then
+ *        peer_off and peer with peer access set to match; a missing route is a "skipped" row.
  */
 int lab02_each_route(lab_ctx *ctx, const char *experiment, bool loopback, lab02_route_fn fn);
 
 /** @brief One "skipped" row: @p experiment lacks @p route here, and why. */
 void lab02_skip(lab_ctx *ctx, const char *experiment, lab_route route, const char *why);
 
-/** @brief A row of @p experiment about @p leg (route, src, dst) and @p bytes. */
-lab_row lab02_row(const char *experiment, const char *variant, const lab02_leg *leg,
-                  size_t bytes);
+/** @brief A row of @p experiment about @p leg (route, src, dst), @p mode and @p bytes. */
+lab_row lab02_row(const char *experiment, const char *variant, const char *mode,
+                  const lab02_leg *leg, size_t bytes);
 
 /** @brief Seeded bytes of which none is POISON_BYTE. */
 void lab02_fill(unsigned char *buf, size_t bytes, uint64_t seed);
-
-/** @brief Where a copy into @p side's window at @p offset starts. */
-unsigned char *lab02_window(const lab02_side *side, size_t offset);
 
 /** @brief Poison the window for a copy of @p bytes at @p offset, guards included. */
 void lab02_poison(const lab02_side *side, size_t bytes, size_t offset);
@@ -103,10 +95,8 @@ void lab02_poison(const lab02_side *side, size_t bytes, size_t offset);
 /** @brief Does every one of @p bytes hold POISON_BYTE? */
 bool lab02_all_poison(const unsigned char *buf, size_t bytes);
 
-/**
- * @brief Read the window back: poison before and after the copy, @p want in it.
- * @return 1 when all is right; 0 after one line on stderr naming @p what
- */
+/** @brief Read the window back: 1 when the guards hold poison and the copy @p want, else 0
+ *         after one line on stderr naming @p what. */
 int lab02_verify(lab02 *st, const lab02_side *side, size_t offset, const unsigned char *want,
                  size_t bytes, const char *what);
 
@@ -116,30 +106,28 @@ void lab02_sync(int dev);
 /** @brief Hold @p stream for *ms milliseconds (a host function that sleeps). */
 void lab02_delay(cudaStream_t stream, const int *ms);
 
-/** @brief "GPU0 -> GPU1, 4 KiB (peer)" for messages. */
+/** @brief "CALL GPU0 -> GPU1, 4 KiB (peer)" for messages. */
 const char *lab02_what(const lab02_leg *leg, size_t bytes, const char *call, char *out,
                        size_t len);
 
-/** The three plain runtime copies, in the order of the rows (timing and ordering). */
+/** The plain runtime copies, in the order of the rows (timing and ordering). */
 enum { LAB02_MEMCPY_PEER, LAB02_MEMCPY_PEER_ASYNC, LAB02_MEMCPY_DEFAULT };
 
-/**
- * @brief Enqueue one copy of @p leg with cudaMemcpyPeer, cudaMemcpyPeerAsync
- *        on @p stream, or cudaMemcpy(cudaMemcpyDefault), by @p way.
- */
+/** @brief Enqueue one copy of @p leg by @p way: cudaMemcpyPeer, cudaMemcpyPeerAsync on
+ *         @p stream, or cudaMemcpy(cudaMemcpyDefault). */
 cudaError_t lab02_copy_way(int way, const lab02_leg *leg, size_t bytes, cudaStream_t stream);
 
-/** @brief The experiments (their run functions, one file each). */
+/** @brief Every bad argument, given to the wrappers (args.c). */
 int lab02_run_args(lab_ctx *ctx);
-/** @brief The size sweep of both wrappers. */
+/** @brief The size sweep of both wrappers (copies.c). */
 int lab02_run_sweep(lab_ctx *ctx);
-/** @brief The stream order of p2p_copy_async and p2p_copy_staged. */
+/** @brief The stream order of p2p_copy_async and p2p_copy_staged (copies.c). */
 int lab02_run_stream_order(lab_ctx *ctx);
 /** @brief Four ways to copy, timed, and the host route's pinned and pageable copies. */
 int lab02_run_timing(lab_ctx *ctx);
-/** @brief cudaMemcpyPeer with each GPU current. */
+/** @brief cudaMemcpyPeer with each GPU current (current.c). */
 int lab02_run_current_device(lab_ctx *ctx);
-/** @brief Which pending work each copy waits for. */
+/** @brief Which pending work each copy waits for (current.c). */
 int lab02_run_ordering(lab_ctx *ctx);
 
 #endif /* LAB02_H */

@@ -1,7 +1,7 @@
 /**
  * @file setup.c
- * @brief Lab 02's program: its registry, options, GPUs and buffers, the
- *        routes its experiments run over, and the window checks.
+ * @brief Lab 02's program: its registry and options, the GPUs and buffers of a run, the routes
+ *        its experiments run over, and the window checks.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lab02.h"
@@ -14,9 +14,10 @@
 
 extern const lab_host_part lab_host;
 
-/** Default and largest --max-size. */
+/** Default --max-size. */
 #define DEFAULT_CAP ((size_t)256 << 20)
-#define LARGEST_CAP ((size_t)1 << 30) /**< the largest --max-size (DEFAULT_CAP: the default) */
+/** The largest --max-size. */
+#define LARGEST_CAP ((size_t)1 << 30)
 
 static size_t opt_max_size;
 static lab02 state;
@@ -34,28 +35,10 @@ static void choose_sizes(lab02 *st, bool quick)
     static const size_t brief[] = {4u << 10, 1u << 20, 16u << 20, 64u << 20};
     const size_t *list = quick ? brief : full;
     int n = quick ? 4 : 6;
-    st->n_sizes = 0;
     for (int i = 0; i < n && list[i] <= st->cap; i++)
         st->sizes[st->n_sizes++] = list[i];
     if (st->cap < list[n - 1] && (st->n_sizes == 0 || st->sizes[st->n_sizes - 1] != st->cap))
         st->sizes[st->n_sizes++] = st->cap;
-}
-
-static void choose_gpus(lab_ctx *ctx, lab02 *st)
-{
-    int a = -1, b = -1;
-    st->b = st->third = -1;
-    if (ctx->gpus >= 2) {
-        lab_select_pair(ctx->prog, (int)ctx->args.gpu_a, (int)ctx->args.gpu_b, false, &a, &b);
-        st->p2p = lab_can_access_peer(a, b) && lab_can_access_peer(b, a);
-        st->b = b;
-    } else {
-        a = ctx->args.gpu_a >= 0 ? (int)ctx->args.gpu_a : 0;
-    }
-    st->a = a;
-    for (int d = 0; d < ctx->gpus && st->third < 0; d++)
-        if (d != st->a && d != st->b)
-            st->third = d;
 }
 
 static int setup(lab_ctx *ctx)
@@ -72,72 +55,76 @@ static int setup(lab_ctx *ctx)
     st->delay_ms = ctx->args.quick ? 20 : 50;
     st->seed = (uint64_t)ctx->args.seed;
     choose_sizes(st, ctx->args.quick);
-    if (ctx->gpus > 0)
-        choose_gpus(ctx, st);
+    st->b = st->third = -1;
+    if (ctx->gpus >= 2) {
+        lab_select_pair(ctx->prog, (int)ctx->args.gpu_a, (int)ctx->args.gpu_b, false, &st->a,
+                        &st->b);
+        st->p2p = lab_can_access_peer(st->a, st->b) && lab_can_access_peer(st->b, st->a);
+    } else {
+        st->a = ctx->args.gpu_a >= 0 ? (int)ctx->args.gpu_a : 0;
+    }
+    for (int d = 0; d < ctx->gpus && st->third < 0; d++)
+        if (d != st->a && d != st->b)
+            st->third = d;
     ctx->lab = st;
     return 0;
 }
 
-static void side_setup(lab02_side *s, int dev, int index, size_t span, const unsigned char *data)
+static void side_setup(lab02 *st, int index, int dev)
 {
+    lab02_side *s = &st->side[index];
     s->dev = dev;
     s->index = index;
     CUDA_CHECK(cudaSetDevice(dev));
-    CUDA_CHECK(cudaMalloc((void **)&s->src, span));
-    CUDA_CHECK(cudaMalloc((void **)&s->dst, span + 2 * GUARD_BYTES));
+    CUDA_CHECK(cudaMalloc((void **)&s->src, st->span));
+    CUDA_CHECK(cudaMalloc((void **)&s->dst, st->span + 2 * GUARD_BYTES));
+    s->window = s->dst + GUARD_BYTES;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     CUDA_CHECK(cudaStreamCreateWithFlags(&s->aux, cudaStreamNonBlocking));
     cudaEvent_t *events[3] = {&s->fork, &s->staged, &s->mark};
     for (int i = 0; i < 3; i++)
         CUDA_CHECK(cudaEventCreateWithFlags(events[i], cudaEventDisableTiming));
-    CUDA_CHECK(cudaMemcpy(s->src, data, span, cudaMemcpyHostToDevice));
-}
-
-static void side_teardown(lab02_side *s)
-{
-    if (s->src == NULL)
-        return;
-    lab02_sync(s->dev);
-    cudaEvent_t events[3] = {s->fork, s->staged, s->mark};
-    for (int i = 0; i < 3; i++)
-        CUDA_CHECK(cudaEventDestroy(events[i]));
-    CUDA_CHECK(cudaStreamDestroy(s->aux));
-    CUDA_CHECK(cudaStreamDestroy(s->stream));
-    CUDA_CHECK(cudaFree(s->dst));
-    CUDA_CHECK(cudaFree(s->src));
+    CUDA_CHECK(cudaMemcpy(s->src, st->ref[index], st->span, cudaMemcpyHostToDevice));
 }
 
 lab02 *lab02_state(lab_ctx *ctx)
 {
     lab02 *st = ctx->lab;
-    if (st->ready)
+    if (st->readback != NULL) /* allocated already */
         return st;
-    size_t span = st->span;
     for (int i = 0; i < 2; i++) {
-        st->ref[i] = lab_host_alloc(span, 1, "the source data");
-        lab02_fill(st->ref[i], span, st->seed + (uint64_t)i);
+        st->ref[i] = lab_host_alloc(st->span, 1, "the source data");
+        lab02_fill(st->ref[i], st->span, st->seed + (uint64_t)i);
     }
-    st->readback = lab_host_alloc(span + 2 * GUARD_BYTES, 1, "the read-back window");
-    st->pageable = lab_host_alloc(span, 1, "the pageable host buffer");
-    side_setup(&st->side[0], st->a, 0, span, st->ref[0]);
+    st->readback = lab_host_alloc(st->span + 2 * GUARD_BYTES, 1, "the read-back window");
+    st->pageable = lab_host_alloc(st->span, 1, "the pageable host buffer");
+    side_setup(st, 0, st->a);
     if (st->b >= 0)
-        side_setup(&st->side[1], st->b, 1, span, st->ref[1]);
+        side_setup(st, 1, st->b);
     CUDA_CHECK(cudaSetDevice(st->a));
-    CUDA_CHECK(cudaMallocHost((void **)&st->pinned, span));
-    CUDA_CHECK(cudaMallocHost((void **)&st->upload, span));
+    CUDA_CHECK(cudaMallocHost((void **)&st->pinned, st->span));
+    CUDA_CHECK(cudaMallocHost((void **)&st->upload, st->span));
     CUDA_CHECK(cudaMallocHost((void **)&st->probe, 8));
-    st->ready = true;
     return st;
 }
 
 static void teardown(lab_ctx *ctx)
 {
     lab02 *st = ctx->lab;
-    if (st == NULL || !st->ready)
+    if (st == NULL || st->readback == NULL)
         return;
     lab_peer_access_reset();
-    side_teardown(&st->side[0]);
-    side_teardown(&st->side[1]);
+    for (int i = 0; i < 2 && st->side[i].src != NULL; i++) {
+        lab02_side *s = &st->side[i];
+        lab02_sync(s->dev);
+        cudaEvent_t events[3] = {s->fork, s->staged, s->mark};
+        for (int e = 0; e < 3; e++)
+            CUDA_CHECK(cudaEventDestroy(events[e]));
+        CUDA_CHECK(cudaStreamDestroy(s->aux));
+        CUDA_CHECK(cudaStreamDestroy(s->stream));
+        CUDA_CHECK(cudaFree(s->dst));
+        CUDA_CHECK(cudaFree(s->src));
+    }
     CUDA_CHECK(cudaFreeHost(st->probe));
     CUDA_CHECK(cudaFreeHost(st->upload));
     CUDA_CHECK(cudaFreeHost(st->pinned));
@@ -145,7 +132,7 @@ static void teardown(lab_ctx *ctx)
     free(st->readback);
     free(st->ref[0]);
     free(st->ref[1]);
-    st->ready = false;
+    st->readback = NULL;
 }
 
 /* --- routes ------------------------------------------------------------------ */
@@ -159,61 +146,43 @@ void lab02_skip(lab_ctx *ctx, const char *experiment, lab_route route, const cha
     lab_emit(ctx, &row);
 }
 
-static bool route_here(lab_ctx *ctx, const lab02 *st, lab_route route, char *why, size_t len)
-{
-    if (route == LAB_ROUTE_LOOPBACK)
-        return true;
-    if (st->b < 0) {
-        snprintf(why, len, "the peer routes need 2 GPUs; this machine has %d", ctx->gpus);
-        return false;
-    }
-    if (route == LAB_ROUTE_PEER && !st->p2p) {
-        snprintf(why, len, "GPU %d and GPU %d have no peer access both ways", st->a, st->b);
-        return false;
-    }
-    return true;
-}
-
-static void set_peer_access(const lab02 *st, lab_route route)
-{
-    bool on = route == LAB_ROUTE_PEER;
-    CUDA_CHECK(lab_peer_access(st->a, st->b, on));
-    CUDA_CHECK(lab_peer_access(st->b, st->a, on));
-}
-
 int lab02_each_route(lab_ctx *ctx, const char *experiment, bool loopback, lab02_route_fn fn)
 {
-    static const lab_route routes[] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_PEER_OFF, LAB_ROUTE_PEER};
     lab02 *st = lab02_state(ctx);
+    lab02_side *a = &st->side[0], *b = &st->side[1];
+    char why[200];
     int status = 0;
-    bool said = false;
-    for (int r = loopback ? 0 : 1; r < 3; r++) {
-        char why[200];
-        if (!route_here(ctx, st, routes[r], why, sizeof why)) {
-            if (!said) /* one line for both peer routes when the second GPU is missing */
-                lab02_skip(ctx, experiment, st->b < 0 ? LAB_ROUTE_PEER : routes[r], why);
-            said = st->b < 0;
-            continue;
+    if (loopback) {
+        const lab02_leg leg = {LAB_ROUTE_LOOPBACK, a, a};
+        status |= fn(ctx, st, &leg, 1);
+    }
+    if (st->b < 0) { /* one line for both peer routes */
+        snprintf(why, sizeof why, "the peer routes need 2 GPUs; this machine has %d", ctx->gpus);
+        lab02_skip(ctx, experiment, LAB_ROUTE_PEER, why);
+        return status;
+    }
+    for (int on = 0; on < 2; on++) {
+        const lab_route route = on ? LAB_ROUTE_PEER : LAB_ROUTE_PEER_OFF;
+        if (on && !st->p2p) {
+            snprintf(why, sizeof why, "GPU %d and GPU %d have no peer access both ways", st->a,
+                     st->b);
+            lab02_skip(ctx, experiment, route, why);
+            break;
         }
-        lab02_leg legs[2] = {{routes[r], &st->side[0], &st->side[0]}};
-        int n = 1;
-        if (routes[r] != LAB_ROUTE_LOOPBACK) {
-            set_peer_access(st, routes[r]);
-            legs[0].dst = &st->side[1];
-            legs[1] = (lab02_leg){routes[r], &st->side[1], &st->side[0]};
-            n = 2;
-        }
-        if (fn(ctx, st, legs, n) != 0)
-            status = LAB_EXIT_FAIL;
+        CUDA_CHECK(lab_peer_access(st->a, st->b, on));
+        CUDA_CHECK(lab_peer_access(st->b, st->a, on));
+        const lab02_leg legs[2] = {{route, a, b}, {route, b, a}};
+        status |= fn(ctx, st, legs, 2);
     }
     return status;
 }
 
-lab_row lab02_row(const char *experiment, const char *variant, const lab02_leg *leg,
-                  size_t bytes)
+lab_row lab02_row(const char *experiment, const char *variant, const char *mode,
+                  const lab02_leg *leg, size_t bytes)
 {
     lab_row row = lab_row_empty(experiment, variant);
     lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(leg->route));
+    lab_row_set(row.mode, sizeof row.mode, "%s", mode);
     row.src = leg->src->dev;
     row.dst = leg->dst->dev;
     row.bytes = bytes;
@@ -237,11 +206,6 @@ void lab02_fill(unsigned char *buf, size_t bytes, uint64_t seed)
     for (size_t i = 0; i < bytes; i++)
         if (buf[i] == POISON_BYTE)
             buf[i] = (unsigned char)~POISON_BYTE;
-}
-
-unsigned char *lab02_window(const lab02_side *side, size_t offset)
-{
-    return side->dst + GUARD_BYTES + offset;
 }
 
 void lab02_poison(const lab02_side *side, size_t bytes, size_t offset)

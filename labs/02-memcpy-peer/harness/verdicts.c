@@ -1,7 +1,7 @@
 /**
  * @file verdicts.c
- * @brief Lab 02's host part: the verdicts on chapter 4.2's claims and the
- *        report section, both functions of the rows alone (no CUDA here).
+ * @brief Lab 02's host part: the verdicts on chapter 4.2's claims and the report section,
+ *        both functions of the rows alone (no CUDA here).
  */
 #include "claims.h"
 #include "cli.h"
@@ -22,43 +22,35 @@ static const char *why_missing(const lab_rows *rows, const char *experiment, con
 {
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
-        if (is(r->experiment, experiment) && is(r->variant, "skipped") &&
+        if (lab_row_matches(r, experiment, "skipped", NULL, NULL, LAB_ANY, LAB_ANY, 0) &&
             (r->route[0] == '\0' || is(r->route, route) || is(route, "peer_off")))
             return r->detail;
     }
     return "the experiment did not run";
 }
 
-/* The largest size timed over @p route (0: none). */
-static size_t largest(const lab_rows *rows, const char *route)
-{
-    size_t big = 0;
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (is(r->experiment, "timing") && is(r->route, route) && r->bytes > big)
-            big = r->bytes;
-    }
-    return big;
-}
+/** Two timed ways compared at the largest size of a route, both directions. */
+typedef struct comparison {
+    double x[2];   /**< GB/s of the first way: the lower GPU id to the higher, and back */
+    double y[2];   /**< GB/s of the second way */
+    int ids[2];    /**< the lower GPU id and the higher */
+    char size[32]; /**< the size compared */
+} comparison;
 
-/* GB/s of @p variant over @p route at @p bytes, GPU a -> b in g[0] and back
- * in g[1]; ids[] the pair. 1 when both were found. */
+/* GB/s of @p variant over @p route at @p bytes into g[] (as comparison.x). 1: both found. */
 static int both_ways(const lab_rows *rows, const char *variant, const char *route,
                      size_t bytes, double g[2], int ids[2])
 {
     int found = 0;
-    g[0] = g[1] = 0.0;
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
-        if (!is(r->experiment, "timing") || !is(r->variant, variant) || !is(r->route, route) ||
-            r->bytes != bytes || r->src == r->dst)
+        if (!lab_row_matches(r, "timing", variant, route, NULL, LAB_ANY, LAB_ANY, bytes) ||
+            r->src == r->dst)
             continue;
-        g[r->src > r->dst] = r->gbps;
-        found |= r->src < r->dst ? 1 : 2;
-        if (r->src < r->dst) {
-            ids[0] = r->src;
-            ids[1] = r->dst;
-        }
+        const int back = r->src > r->dst;
+        g[back] = r->gbps;
+        ids[back] = r->src;
+        found |= 1 << back;
     }
     return found == 3;
 }
@@ -68,21 +60,13 @@ static double ratio(double x, double y)
     return y > 0.0 ? x / y : 0.0;
 }
 
-/** Two timed ways compared at the largest size of a route, both directions. */
-typedef struct comparison {
-    double x[2];   /**< GB/s of the first way: GPU a -> b, and back */
-    double y[2];   /**< GB/s of the second way */
-    int ids[2];    /**< GPU a and b */
-    char size[32]; /**< the size compared */
-} comparison;
-
 /* @p v1 over @p r1 against @p v2 over @p r2 at the largest size of @p r1:
  * 1 with @p c filled, or 0 with why the claim cannot be tested. */
 static int compare(const lab_rows *rows, const char *v1, const char *r1, const char *v2,
                    const char *r2, comparison *c, char *said, size_t len)
 {
-    const size_t big = largest(rows, r1);
-    c->ids[0] = c->ids[1] = -1;
+    const lab_row *top = lab_rows_largest(rows, "timing", NULL, r1, NULL, LAB_ANY, LAB_ANY);
+    const size_t big = top ? top->bytes : 0;
     lab_format_size(big, c->size, sizeof c->size);
     if (big == 0)
         lab_say(LAB_UNTESTED, said, len, "no timing over the %s route: %s", r1,
@@ -102,26 +86,23 @@ static int compare(const lab_rows *rows, const char *v1, const char *r1, const c
 static lab_verdict judge_current_device(const lab_rows *rows, char *said, size_t len)
 {
     long copies = 0;
-    int dst_ok = 1, other_ok = 1;
+    int bad[2] = {0, 0}; /* a copy not verified: [0] another GPU current, [1] the destination */
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
-        if (!is(r->experiment, "current_device") || is(r->variant, "skipped"))
-            continue;
-        copies += r->count;
-        if (is(r->variant, "current_dst"))
-            dst_ok &= r->verified == 1;
-        else
-            other_ok &= r->verified == 1;
+        if (is(r->experiment, "current_device") && !is(r->variant, "skipped")) {
+            copies += r->count;
+            bad[is(r->variant, "current_dst")] |= r->verified != 1;
+        }
     }
     if (copies == 0)
         return lab_say(LAB_UNTESTED, said, len, "no copy was made: %s",
                        why_missing(rows, "current_device", "peer"));
-    if (!dst_ok || !other_ok)
-        return lab_judge(dst_ok, said, len, "%s", dst_ok
-                         ? "copies made with another GPU current did not arrive; all with the "
-                           "destination current did"
-                         : "copies failed even with the destination current: the current "
-                           "device is not what decides it");
+    if (bad[0] || bad[1])
+        return lab_judge(!bad[1], said, len, "%s", bad[1]
+                         ? "copies failed even with the destination current: the current "
+                           "device is not what decides it"
+                         : "copies made with another GPU current did not arrive; all with the "
+                           "destination current did");
     const char *route =
         lab_rows_find(rows, "current_device", NULL, "peer", NULL, 0) ? "peer" : "peer_off";
     const lab_row *s = lab_rows_find(rows, "current_device", "current_src", route, NULL, 0);
@@ -142,7 +123,8 @@ static lab_verdict judge_current_device(const lab_rows *rows, char *said, size_t
 
 static lab_verdict judge_peer_vs_default(const lab_rows *rows, char *said, size_t len)
 {
-    const char *route = largest(rows, "peer") ? "peer" : "peer_off";
+    const char *route = lab_rows_largest(rows, "timing", NULL, "peer", NULL, LAB_ANY, LAB_ANY)
+                            ? "peer" : "peer_off";
     comparison c;
     if (!compare(rows, "memcpy_peer", route, "memcpy_default", route, &c, said, len))
         return LAB_UNTESTED;
@@ -182,28 +164,27 @@ static lab_verdict judge_peer_access(const lab_rows *rows, char *said, size_t le
 
 static lab_verdict judge_default_sync(const lab_rows *rows, char *said, size_t len)
 {
-    int cases = 0, w_peer = 0, w_async = 0, w_default = 0, delay = 0;
+    static const char *const calls[] = {"memcpy_peer", "memcpy_peer_async", "memcpy_default"};
+    int cases = 0, waited[3] = {0, 0, 0}, delay = 0;
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
         if (!is(r->experiment, "ordering") || is(r->variant, "skipped") ||
             is(r->value, "not_seen"))
             continue;
-        int waited = is(r->value, "waited");
         if (delay == 0 && sscanf(r->detail, "%d ms", &delay) != 1)
             delay = 0;
-        cases += is(r->variant, "memcpy_peer");
-        w_peer += waited && is(r->variant, "memcpy_peer");
-        w_async += waited && is(r->variant, "memcpy_peer_async");
-        w_default += waited && is(r->variant, "memcpy_default");
+        cases += is(r->variant, calls[0]);
+        for (int k = 0; k < 3; k++)
+            waited[k] += is(r->value, "waited") && is(r->variant, calls[k]);
     }
     if (cases == 0)
         return lab_say(LAB_UNTESTED, said, len, "the ordering experiment did not run: %s",
                        why_missing(rows, "ordering", "peer"));
-    return lab_judge(w_default > w_peer, said, len,
+    return lab_judge(waited[2] > waited[0], said, len,
                      "with %d ms of work pending in one GPU's legacy default stream: "
                      "cudaMemcpyPeer waited for it in %d of %d cases; cudaMemcpy(Default) in %d "
                      "of %d; cudaMemcpyPeerAsync on a non-blocking stream in %d of %d",
-                     delay, w_peer, cases, w_default, cases, w_async, cases);
+                     delay, waited[0], cases, waited[2], cases, waited[1], cases);
 }
 
 static const lab_claim claims[] = {
@@ -216,33 +197,26 @@ static const lab_claim claims[] = {
 
 /* --- the report section -------------------------------------------------------- */
 
-/* "n of m verified" over an experiment's measured rows. */
-static void tally(const lab_rows *rows, const char *experiment, FILE *out)
+/* "n of m verified" over the measured rows of each experiment in @p keys. */
+static void tally(const lab_rows *rows, const char *const *keys, int n_keys, FILE *out)
 {
-    size_t n = 0, ok = 0;
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (!is(r->experiment, experiment) || is(r->variant, "skipped"))
-            continue;
-        n++;
-        ok += r->verified == 1;
+    for (int k = 0; k < n_keys; k++) {
+        size_t n = 0, ok = 0;
+        for (size_t i = 0; i < rows->count; i++) {
+            const lab_row *r = &rows->row[i];
+            n += is(r->experiment, keys[k]) && !is(r->variant, "skipped");
+            ok += is(r->experiment, keys[k]) && !is(r->variant, "skipped") && r->verified == 1;
+        }
+        const lab_row *skip = lab_rows_find(rows, keys[k], "skipped", NULL, NULL, 0);
+        fprintf(out, "- `%s`: %zu of %zu checks passed%s%s\n", keys[k], ok, n,
+                skip ? "; skipped: " : "", skip ? skip->detail : "");
     }
-    fprintf(out, "- `%s`: %zu of %zu checks passed", experiment, ok, n);
-    const lab_row *skip = lab_rows_find(rows, experiment, "skipped", NULL, NULL, 0);
-    fprintf(out, "%s%s\n", skip ? "; skipped: " : "", skip ? skip->detail : "");
-}
-
-/* The GB/s of @p variant where @p like was timed (route, direction, size). */
-static void timing_cell(const lab_rows *rows, const lab_row *like, const char *variant,
-                        FILE *out)
-{
-    const lab_row *r = lab_rows_pick(rows, "timing", variant, like->route, NULL, like->src,
-                                     like->dst, like->bytes);
-    fprintf(out, r ? " %.2f |" : " - |", r ? r->gbps : 0.0);
 }
 
 static void timing_table(const lab_rows *rows, FILE *out)
 {
+    static const char *const ways[] = {"memcpy_peer", "memcpy_peer_async", "memcpy_default",
+                                       "host_staged"};
     fprintf(out, "\nGB/s of the median event time (bytes counted once):\n\n"
                  "| size | route | direction | cudaMemcpyPeer | cudaMemcpyPeerAsync | "
                  "cudaMemcpy(Default) | host-staged |\n|---|---|---|---|---|---|---|\n");
@@ -253,10 +227,11 @@ static void timing_table(const lab_rows *rows, FILE *out)
             continue;
         fprintf(out, "| %s | %s | GPU%d -> GPU%d |", lab_format_size(r->bytes, size, sizeof size),
                 r->route, r->src, r->dst);
-        timing_cell(rows, r, "memcpy_peer", out);
-        timing_cell(rows, r, "memcpy_peer_async", out);
-        timing_cell(rows, r, "memcpy_default", out);
-        timing_cell(rows, r, "host_staged", out);
+        for (int w = 0; w < 4; w++) {
+            const lab_row *c = lab_rows_pick(rows, "timing", ways[w], r->route, NULL, r->src,
+                                             r->dst, r->bytes);
+            fprintf(out, c ? " %.2f |" : " - |", c ? c->gbps : 0.0);
+        }
         fputc('\n', out);
     }
 }
@@ -278,16 +253,15 @@ static void host_table(const lab_rows *rows, FILE *out)
 
 static void report(const lab_rows *rows, FILE *out)
 {
+    static const char *const wrapper[] = {"args", "sweep", "stream_order"};
+    static const char *const current[] = {"current_device", "ordering"};
     fprintf(out, "Checks of the wrapper (every row verified against the source data):\n\n");
-    tally(rows, "args", out);
-    tally(rows, "sweep", out);
-    tally(rows, "stream_order", out);
+    tally(rows, wrapper, 3, out);
     if (lab_rows_count(rows, "timing", NULL) > lab_rows_count(rows, "timing", "skipped"))
         timing_table(rows, out);
     host_table(rows, out);
     fprintf(out, "\nThe current device and what it orders (two GPUs):\n\n");
-    tally(rows, "current_device", out);
-    tally(rows, "ordering", out);
+    tally(rows, current, 2, out);
 }
 
 const lab_host_part lab_host = {"02-memcpy-peer", claims, sizeof claims / sizeof claims[0],
