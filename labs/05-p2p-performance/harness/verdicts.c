@@ -114,17 +114,13 @@ static const lab_row *measure_link(const lab_rows *rows, const lab05_table_row *
     return one;
 }
 
-/* A row of another generation: what the datasheets say, labelled as
- * arithmetic, and what this machine's own link of that kind reached. */
-static lab_verdict table_arithmetic(const lab_rows *rows, const lab05_table_row *t, double rate,
-                                    int gen, int lanes, char *said, size_t len)
+/* Another generation's row: datasheet arithmetic, labelled, beside this machine's link. */
+static lab_verdict table_arithmetic(const lab05_table_row *t, double rate, int gen, int lanes,
+                                    const lab_row *one, double peak, char *said, size_t len)
 {
     const double row_peak = rate * t->links;
-    char here[240], mine[64] = "no PCIe link was measured", ends[48];
-    double peak = 0.0;
-    const lab_row *one = gen > 0 ? measure_link(rows, t, &peak, here, sizeof here) : NULL;
-    here[0] = '\0'; /* no link of this kind measured: nothing to scale */
-    if (one)
+    char here[240] = "", mine[64] = "no PCIe link was measured", ends[48];
+    if (gen > 0 && one != NULL) /* a link of this kind measured: scale it */
         snprintf(here, sizeof here, "; this machine's %s link (%s) reaches %.0f%% of its own "
                  "peak (%.1f of %.1f GB/s), which at the row's peak would be ~%.0f GB/s",
                  t->nvlink_gen ? "NVLink" : "PCIe", lab05_ends(one, ends, sizeof ends),
@@ -163,10 +159,10 @@ static lab_verdict judge_table_row(const lab_rows *rows, const lab05_table_row *
     const int lanes = (int)lab05_link_number(rows, "pcie_width", a, -1);
     snprintf(v, sizeof v, "%s_gen", kind);
     const int gen = t->nvlink_gen && !on_pair ? 0 : (int)lab05_link_number(rows, v, a, -1);
-    if (gen != want || (!t->nvlink_gen && lanes != t->links))
-        return table_arithmetic(rows, t, rate, gen, lanes, said, len);
     double peak = 0.0;
     const lab_row *one = measure_link(rows, t, &peak, said, len);
+    if (gen != want || (!t->nvlink_gen && lanes != t->links))
+        return table_arithmetic(t, rate, gen, lanes, one, peak, said, len);
     if (one == NULL)
         return LAB_UNTESTED;
     const lab_row *load = lab05_chase(rows, "host", -1, a);
@@ -238,8 +234,7 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
     char s1[32], off[96] = "";
     if (!nvlink_pair(rows, &a, &b, said, len))
         return LAB_UNTESTED;
-    /* PCIe is this machine's host link; peer access off is the driver staging
-     * through host memory, a path and not a PCIe link measurement. */
+    /* PCIe is the host link here; peer access off is host staging, a path, not a link. */
     const lab_row *staged = ce_largest(rows, "peer_off", a, b);
     if (staged)
         snprintf(off, sizeof off, " (peer access off, staged through host memory: %.1f GB/s, "
@@ -260,8 +255,7 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
                      a, pcie->gbps, ratio, off);
 }
 
-/* Within one machine, P2P against the alternative the course can run: the
- * driver staging through host memory (peer access off), at every size. */
+/* P2P against what the course can run instead: host staging (peer access off), every size. */
 static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
 {
     const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
@@ -271,12 +265,10 @@ static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
     size_t sizes = 0, wins = 0;
     double lo = 0.0, hi = 0.0;
     for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *on = &rows->row[i];
-        if (!lab_row_matches(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0) ||
-            on->gbps <= 0.0)
-            continue;
-        const lab_row *off = ce(rows, "peer_off", a, b, on->bytes);
-        if (off == NULL || off->gbps <= 0.0)
+        const lab_row *on = &rows->row[i], *off = NULL;
+        if (lab_row_matches(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0))
+            off = ce(rows, "peer_off", a, b, on->bytes);
+        if (on->gbps <= 0.0 || off == NULL || off->gbps <= 0.0)
             continue;
         const double r = on->gbps / off->gbps;
         lo = sizes == 0 || r < lo ? r : lo;
@@ -412,8 +404,7 @@ static const lab_row *timer_row(const lab_rows *rows, const char *route, const c
     return route ? lab_rows_find(rows, "cpu_timer", variant, route, NULL, 0) : NULL;
 }
 
-/* "Don't use clock() or gettimeofday(): they measure CPU time." Each clock
- * against events, with and without a synchronize, spinning and sleeping. */
+/* Each clock the chapter warns of against events: synchronized or not, spinning or asleep. */
 static lab_verdict cpu_timers(const lab_rows *rows, char *said, size_t len)
 {
     const char *route = claim_route(rows, "cpu_timer");
@@ -463,8 +454,7 @@ static lab_verdict prefer_l1(const lab_rows *rows, char *said, size_t len)
                      none[0], l1[0], l1[0] / none[0], none[1], l1[1], l1[1] / none[1], route);
 }
 
-/* The PCIe row's latency, on the PCIe link this machine has (latency hardly
- * depends on the generation: small packets, the same protocol). */
+/* The PCIe row's latency on this machine's PCIe link (small packets: the gen hardly counts). */
 static lab_verdict pcie_row_latency(const lab_rows *rows, char *said, size_t len)
 {
     const int a = lab05_config(rows, "pair_a", 0);
@@ -490,8 +480,7 @@ static lab_verdict table_use_cases(const lab_rows *rows, char *said, size_t len)
                    "its best bandwidth (small_transfers_latency_bound)");
 }
 
-/* "It was the CPU cache coherence protocol, not disabled after enabling peer
- * access; cudaFuncCachePreferL1 doubled the bandwidth": cause and cure. */
+/* The chapter's cause (CPU cache coherence left on) and its cure (cudaFuncCachePreferL1). */
 static lab_verdict coherence_cause(const lab_rows *rows, char *said, size_t len)
 {
     char cure[400];
