@@ -1,17 +1,11 @@
 /**
  * @file verdicts.c
- * @brief Lab 05's host part: chapter 4.4's claims, each judged from the
- *        rows alone (plain C, no CUDA: the host tool recomputes them).
- *
- * Claims about the one pair read its rows (peer access on where the pair
- * has it); where there is no pair, the PCIe and pitfall claims read GPU a's
- * host link instead. Claims whose words are about NVLink stay untested
- * without an NVLink pair, with the reason.
+ * @brief Lab 05's claims of chapter 4.4, each judged from the rows alone (plain C). One-pair
+ *        claims read the pair's rows, else GPU a's host link; NVLink claims need an NVLink pair.
  */
 #include "verdicts.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +22,10 @@ const lab05_table_row *lab05_table(size_t *count)
     return table;
 }
 
-/* ------------------------------------------------------------ reading -- */
-
-/* A copy-engine row (ce_bandwidth, variant ce), and the largest timed one one way. */
-static const lab_row *ce(const lab_rows *rows, const char *route, const char *mode, int src,
-                         int dst, size_t bytes)
+/* A copy-engine row one way (bytes 0: any size), and the largest timed one. */
+static const lab_row *ce(const lab_rows *rows, const char *route, int src, int dst, size_t bytes)
 {
-    return lab_rows_pick(rows, "ce_bandwidth", "ce", route, mode, src, dst, bytes);
+    return lab_rows_pick(rows, "ce_bandwidth", "ce", route, "one_way", src, dst, bytes);
 }
 
 static const lab_row *ce_largest(const lab_rows *rows, const char *route, int src, int dst)
@@ -67,16 +58,6 @@ const lab_row *lab05_chase(const lab_rows *rows, const char *route, int owner, i
     return r ? r : lab_rows_pick(rows, "pointer_chase", "chase", route, NULL, owner, reader, 0);
 }
 
-/* The route a one-pair claim reads: the pair's when it ran, else the host link's. */
-static const char *claim_route(const lab_rows *rows, const char *experiment)
-{
-    for (size_t i = 0; i < rows->count; i++)
-        if (strcmp(rows->row[i].experiment, experiment) == 0 &&
-            strncmp(rows->row[i].route, "peer", 4) == 0)
-            return rows->row[i].route;
-    return lab_rows_find(rows, experiment, NULL, "host", NULL, 0) ? "host" : NULL;
-}
-
 const char *lab05_ends(const lab_row *r, char *out, size_t len)
 {
     char s[16] = "host", d[16] = "host";
@@ -88,33 +69,38 @@ const char *lab05_ends(const lab_row *r, char *out, size_t len)
     return out;
 }
 
-/* ---------------------------------------------------- the chapter's table -- */
+/* A row's median in us, 0 when the row is absent. */
+static double median(const lab_row *r)
+{
+    return r ? r->us.median : 0.0;
+}
 
-/** This machine's link of a table row's kind, as measured. */
-typedef struct measured {
-    char what[48];  /**< which link */
-    double peak;    /**< its peak per direction */
-    double one_way; /**< copy engine one way, at its largest size */
-} measured;
+/* The route a one-pair claim reads: the pair's when it ran, else the host link's. */
+static const char *claim_route(const lab_rows *rows, const char *experiment)
+{
+    for (size_t i = 0; i < rows->count; i++)
+        if (strcmp(rows->row[i].experiment, experiment) == 0 &&
+            strncmp(rows->row[i].route, "peer", 4) == 0)
+            return rows->row[i].route;
+    return lab_rows_find(rows, experiment, NULL, "host", NULL, 0) ? "host" : NULL;
+}
 
-/* The one pair if it runs over the row's kind of link; for PCIe, else the host link. */
-static int measure_link(const lab_rows *rows, const lab05_table_row *t, measured *m,
-                        char *why, size_t len)
+/* The largest copy-engine row one way over the table row's kind of link, and its @p peak: the
+ * one pair's if it runs over that kind, else (PCIe) the host link's; NULL with @p why. */
+static const lab_row *measure_link(const lab_rows *rows, const lab05_table_row *t, double *peak,
+                                   char *why, size_t len)
 {
     const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
-    const char *want = t->nvlink_gen ? "nvlink" : "pcie", *path = lab05_path(rows, a, b);
-    const lab_row *one = NULL, *peak = NULL;
-    memset(m, 0, sizeof *m);
-    if (b >= 0 && strcmp(path, want) == 0) {
-        peak = lab_rows_pick(rows, "link", "peak_gbps", NULL, NULL, a, b, 0);
+    const char *path = lab05_path(rows, a, b);
+    const lab_row *one = NULL, *p = NULL;
+    if (b >= 0 && strcmp(path, t->nvlink_gen ? "nvlink" : "pcie") == 0) {
+        p = lab_rows_pick(rows, "link", "peak_gbps", NULL, NULL, a, b, 0);
         one = ce_largest(rows, "peer", a, b);
-        snprintf(m->what, sizeof m->what, "GPU %d -> GPU %d", a, b);
     } else if (t->nvlink_gen == 0) {
-        peak = lab_rows_pick(rows, "link", "host_peak_gbps", NULL, NULL, a, -1, 0);
+        p = lab_rows_pick(rows, "link", "host_peak_gbps", NULL, NULL, a, -1, 0);
         one = ce_largest(rows, "host", -1, a);
-        snprintf(m->what, sizeof m->what, "host -> GPU %d", a);
     }
-    if (one == NULL || peak == NULL || peak->peak_gbps <= 0.0 || one->bytes < ((size_t)64 << 20)) {
+    if (!one || !p || p->peak_gbps <= 0.0 || one->bytes < ((size_t)64 << 20)) {
         char pair[128] = "this run had one GPU";
         if (b >= 0)
             snprintf(pair, sizeof pair, "GPU %d -> GPU %d runs over %s", a, b, path);
@@ -122,61 +108,28 @@ static int measure_link(const lab_rows *rows, const lab05_table_row *t, measured
                  "copy-engine rows at 64 MiB or more", t->link, t->gbps, pair,
                  t->nvlink_gen ? "" : " and the host link was not measured",
                  t->nvlink_gen ? "a pair linked by NVLink" : "a PCIe link");
-        return 0;
+        return NULL;
     }
-    m->peak = peak->peak_gbps;
-    m->one_way = one->gbps;
-    return 1;
+    *peak = p->peak_gbps;
+    return one;
 }
 
-/* The table's PCIe latency beside this machine's host-link latencies. */
-static void pcie_latency(const lab_rows *rows, char *out, size_t len)
+/* Another generation's row: datasheet arithmetic, labelled, beside this machine's link. */
+static lab_verdict table_arithmetic(const lab05_table_row *t, double rate, int gen, int lanes,
+                                    const lab_row *one, double peak, char *said, size_t len)
 {
-    const int a = lab05_config(rows, "pair_a", 0);
-    const lab_row *load = lab05_chase(rows, "host", -1, a);
-    const lab_row *pp = lab_rows_pick(rows, "pingpong", "gpu_cpu", "host", NULL, a, -1, 0);
-    out[0] = '\0';
-    if (load || pp)
-        snprintf(out, len, "; its ~1.5 us beside a GPU load from host memory %.2f us and a "
-                 "one-way GPU-CPU ping-pong %.2f us", load ? load->us.median : 0.0,
-                 pp ? pp->us.median : 0.0);
-}
-
-/* The generation of the row's kind of link that this run measured: the
- * pair's NVLink, or GPU a's PCIe link to the host (0: none measured). */
-static int generation_here(const lab_rows *rows, const lab05_table_row *t, int *lanes)
-{
-    const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
-    *lanes = 0;
-    if (t->nvlink_gen) {
-        const int nvlink = b >= 0 && strcmp(lab05_path(rows, a, b), "nvlink") == 0;
-        return nvlink ? (int)lab05_link_number(rows, "nvlink_gen", a, -1) : 0;
-    }
-    *lanes = (int)lab05_link_number(rows, "pcie_width", a, -1);
-    return (int)lab05_link_number(rows, "pcie_gen", a, -1);
-}
-
-/* A row of another generation: what the datasheets say, labelled as
- * arithmetic, and what this machine's own link of that kind reached. */
-static lab_verdict table_arithmetic(const lab_rows *rows, const lab05_table_row *t,
-                                    double row_peak, double rate, int gen, int lanes,
-                                    char *said, size_t len)
-{
-    char here[240] = "", mine[64];
-    measured m;
-    if (!(gen > 0 && measure_link(rows, t, &m, here, sizeof here)))
-        here[0] = '\0'; /* no link of this kind measured: nothing to scale */
-    else
+    const double row_peak = rate * t->links;
+    char here[240] = "", mine[64] = "no PCIe link was measured", ends[48];
+    if (gen > 0 && one != NULL) /* a link of this kind measured: scale it */
         snprintf(here, sizeof here, "; this machine's %s link (%s) reaches %.0f%% of its own "
                  "peak (%.1f of %.1f GB/s), which at the row's peak would be ~%.0f GB/s",
-                 t->nvlink_gen ? "NVLink" : "PCIe", m.what, 100.0 * m.one_way / m.peak,
-                 m.one_way, m.peak, row_peak * m.one_way / m.peak);
+                 t->nvlink_gen ? "NVLink" : "PCIe", lab05_ends(one, ends, sizeof ends),
+                 100.0 * one->gbps / peak, one->gbps, peak, row_peak * one->gbps / peak);
     if (t->nvlink_gen)
         snprintf(mine, sizeof mine, "%s", gen > 0 ? "its NVLink is another generation"
                                                   : "no NVLink pair ran");
-    else
-        snprintf(mine, sizeof mine, gen > 0 ? "its PCIe link is gen %d x%d" : "no PCIe link "
-                 "was measured", gen, lanes);
+    else if (gen > 0)
+        snprintf(mine, sizeof mine, "its PCIe link is gen %d x%d", gen, lanes);
     return lab_say(LAB_UNTESTED, said, len, "%s is not on this machine (%s). Datasheet "
                    "arithmetic, not a measurement: %d %s x %.3g GB/s = %.1f GB/s one way, %.1f "
                    "both ways; the chapter's ~%.0f GB/s one way is %.0f%% of that%s%s%s", t->link,
@@ -188,33 +141,40 @@ static lab_verdict table_arithmetic(const lab_rows *rows, const lab05_table_row 
                                       : "", here);
 }
 
-/* The verdict of one row of the chapter's table. */
+/* One row of the chapter's table, measured only on that very link: its generation (and, for
+ * PCIe, x16) here, the pair's NVLink or GPU a's PCIe link; else datasheet arithmetic. */
 static lab_verdict judge_table_row(const lab_rows *rows, const lab05_table_row *t, char *said,
                                    size_t len)
 {
-    char v[32], extra[160] = "";
-    snprintf(v, sizeof v, "datasheet_%s%d", t->nvlink_gen ? "nvlink" : "pcie",
-             t->nvlink_gen ? t->nvlink_gen : 3);
+    const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
+    const int want = t->nvlink_gen ? t->nvlink_gen : 3;
+    const char *kind = t->nvlink_gen ? "nvlink" : "pcie";
+    char v[32], extra[160] = "", ends[48];
+    snprintf(v, sizeof v, "datasheet_%s%d", kind, want);
     const double rate = lab05_link_number(rows, v, LAB_ANY, LAB_ANY);
-    const double row_peak = rate > 0.0 ? rate * t->links : 0.0;
-    int lanes;
-    const int gen = generation_here(rows, t, &lanes);
-    measured m;
-    if (row_peak <= 0.0)
+    if (rate <= 0.0)
         return lab_say(LAB_UNTESTED, said, len, "%s: needs the link experiment's datasheet rows",
                        t->link);
-    /* Measured only on the row's own link: its generation (and, for PCIe, x16). */
-    if (gen != (t->nvlink_gen ? t->nvlink_gen : 3) || (!t->nvlink_gen && lanes != t->links))
-        return table_arithmetic(rows, t, row_peak, rate, gen, lanes, said, len);
-    if (!measure_link(rows, t, &m, said, len))
+    const int on_pair = b >= 0 && strcmp(lab05_path(rows, a, b), "nvlink") == 0;
+    const int lanes = (int)lab05_link_number(rows, "pcie_width", a, -1);
+    snprintf(v, sizeof v, "%s_gen", kind);
+    const int gen = t->nvlink_gen && !on_pair ? 0 : (int)lab05_link_number(rows, v, a, -1);
+    double peak = 0.0;
+    const lab_row *one = measure_link(rows, t, &peak, said, len);
+    if (gen != want || (!t->nvlink_gen && lanes != t->links))
+        return table_arithmetic(t, rate, gen, lanes, one, peak, said, len);
+    if (one == NULL)
         return LAB_UNTESTED;
-    if (t->nvlink_gen == 0)
-        pcie_latency(rows, extra, sizeof extra);
-    return lab_judge(t->gbps <= 1.25 * m.one_way && t->gbps >= 0.75 * m.one_way, said, len,
+    const lab_row *load = lab05_chase(rows, "host", -1, a);
+    const lab_row *pp = lab_rows_pick(rows, "pingpong", "gpu_cpu", "host", NULL, a, -1, 0);
+    if (t->nvlink_gen == 0 && (load || pp)) /* the table's PCIe latency beside the host link's */
+        snprintf(extra, sizeof extra, "; its ~1.5 us beside a GPU load from host memory %.2f us "
+                 "and a one-way GPU-CPU ping-pong %.2f us", median(load), median(pp));
+    return lab_judge(t->gbps <= 1.25 * one->gbps && t->gbps >= 0.75 * one->gbps, said, len,
                      "%s ~%.0f GB/s one way: %s, that very link, carries %.1f GB/s (%.0f%% of "
                      "its peak %.1f); the chapter's figure is %.0f%% of the measurement%s",
-                     t->link, t->gbps, m.what, m.one_way, 100.0 * m.one_way / m.peak, m.peak,
-                     100.0 * t->gbps / m.one_way, extra);
+                     t->link, t->gbps, lab05_ends(one, ends, sizeof ends), one->gbps,
+                     100.0 * one->gbps / peak, peak, 100.0 * t->gbps / one->gbps, extra);
 }
 
 static lab_verdict table_pcie3(const lab_rows *rows, char *said, size_t len)
@@ -237,16 +197,14 @@ static int nvlink_pair(const lab_rows *rows, int *a, int *b, char *said, size_t 
 {
     *a = lab05_config(rows, "pair_a", 0);
     *b = lab05_config(rows, "pair_b", -1);
-    if (*b < 0) {
+    if (*b < 0)
         snprintf(said, len, "needs two GPUs joined by NVLink; this run had one GPU");
-        return 0;
-    }
-    if (strcmp(lab05_path(rows, *a, *b), "nvlink") != 0) {
+    else if (strcmp(lab05_path(rows, *a, *b), "nvlink") != 0)
         snprintf(said, len, "GPU %d and GPU %d are not connected by NVLink here (%s)", *a, *b,
                  lab05_path(rows, *a, *b));
-        return 0;
-    }
-    return 1;
+    else
+        return 1;
+    return 0;
 }
 
 static lab_verdict table_latency(const lab_rows *rows, char *said, size_t len)
@@ -260,18 +218,15 @@ static lab_verdict table_latency(const lab_rows *rows, char *said, size_t len)
         return lab_say(LAB_UNTESTED, said, len, "the table's NVLink latencies (~0.1-0.2 us) "
                        "need the pingpong experiment over the NVLink pair");
     const lab_row *poll = lab_rows_pick(rows, "pingpong", "poll_remote", "peer", NULL, lo, hi, 0);
-    const lab_row *peer = lab05_chase(rows, "peer", a, b), *local = lab05_chase(rows, "loopback", b, b);
     const lab_row *copy = lab_rows_pick(rows, "memcpy_latency", "ce_queued", "peer", NULL, a, b, 0);
     return lab_judge(pp->us.median <= 0.3, said, len,
                      "the table gives ~0.2 us (NVLink 2) and ~0.1 us (NVLink 3); on this NVLink: "
                      "one-way ping-pong %.2f us (flags written across the link) and %.2f us "
                      "(flags polled across it); a load from the peer %.2f us against %.2f us "
-                     "locally; one 4-byte cudaMemcpyPeerAsync %.2f us",
-                     pp->us.median, poll ? poll->us.median : 0.0, peer ? peer->us.median : 0.0,
-                     local ? local->us.median : 0.0, copy ? copy->us.median : 0.0);
+                     "locally; one 4-byte cudaMemcpyPeerAsync %.2f us", pp->us.median,
+                     median(poll), median(lab05_chase(rows, "peer", a, b)),
+                     median(lab05_chase(rows, "loopback", b, b)), median(copy));
 }
-
-/* ------------------------------------------------------- NVLink vs PCIe -- */
 
 static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t len)
 {
@@ -279,20 +234,18 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
     char s1[32], off[96] = "";
     if (!nvlink_pair(rows, &a, &b, said, len))
         return LAB_UNTESTED;
-    /* PCIe is this machine's host link; peer access off is the driver staging
-     * through host memory, a path and not a PCIe link measurement. */
+    /* PCIe is the host link here; peer access off is host staging, a path, not a link. */
     const lab_row *staged = ce_largest(rows, "peer_off", a, b);
     if (staged)
         snprintf(off, sizeof off, " (peer access off, staged through host memory: %.1f GB/s, "
                  "not a link)", staged->gbps);
-    const lab_row *on = ce_largest(rows, "peer", a, b);
-    const lab_row *pcie = ce_largest(rows, "host", -1, a);
+    const lab_row *on = ce_largest(rows, "peer", a, b), *pcie = ce_largest(rows, "host", -1, a);
     const size_t size = on && pcie ? (on->bytes < pcie->bytes ? on->bytes : pcie->bytes) : 0;
     if (size < ((size_t)16 << 20))
         return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth over NVLink and over this "
                        "machine's PCIe link (the host link) at 16 MiB or more%s", off);
-    on = ce(rows, "peer", "one_way", a, b, size);
-    pcie = ce(rows, "host", "one_way", -1, a, size);
+    on = ce(rows, "peer", a, b, size);
+    pcie = ce(rows, "host", -1, a, size);
     if (on == NULL || pcie == NULL || pcie->gbps <= 0.0)
         return lab_say(LAB_UNTESTED, said, len, "no NVLink and host-link rows of the same size");
     const double ratio = on->gbps / pcie->gbps;
@@ -302,8 +255,7 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
                      a, pcie->gbps, ratio, off);
 }
 
-/* Within one machine, P2P against the alternative the course can run: the
- * driver staging through host memory (peer access off), at every size. */
+/* P2P against what the course can run instead: host staging (peer access off), every size. */
 static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
 {
     const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
@@ -313,12 +265,10 @@ static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
     size_t sizes = 0, wins = 0;
     double lo = 0.0, hi = 0.0;
     for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *on = &rows->row[i];
-        if (!lab_row_matches(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0) ||
-            on->gbps <= 0.0)
-            continue;
-        const lab_row *off = ce(rows, "peer_off", "one_way", a, b, on->bytes);
-        if (off == NULL || off->gbps <= 0.0)
+        const lab_row *on = &rows->row[i], *off = NULL;
+        if (lab_row_matches(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0))
+            off = ce(rows, "peer_off", a, b, on->bytes);
+        if (on->gbps <= 0.0 || off == NULL || off->gbps <= 0.0)
             continue;
         const double r = on->gbps / off->gbps;
         lo = sizes == 0 || r < lo ? r : lo;
@@ -335,14 +285,12 @@ static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
                      "host staging only", a, b, wins, sizes, lo, hi);
 }
 
-/* --------------------------------------------------- small transfers -- */
-
 /* The one pair's copy-engine sweep (peer access on where it has it), else the host link's. */
 static const char *sweep_route(const lab_rows *rows, int a, int b)
 {
-    if (b >= 0 && ce(rows, "peer", "one_way", a, b, 0))
+    if (b >= 0 && ce(rows, "peer", a, b, 0))
         return "peer";
-    if (b >= 0 && ce(rows, "peer_off", "one_way", a, b, 0))
+    if (b >= 0 && ce(rows, "peer_off", a, b, 0))
         return "peer_off";
     return "host";
 }
@@ -351,14 +299,14 @@ static lab_verdict small_transfers(const lab_rows *rows, char *said, size_t len)
 {
     const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
     const char *route = sweep_route(rows, a, b);
-    const bool host = strcmp(route, "host") == 0;
-    const int src = host ? -1 : a, dst = host ? a : b;
+    const int host = strcmp(route, "host") == 0;
     double best = 0.0, small = 0.0;
     size_t best_size = 0, small_size = 0, half = 0, biggest = 0;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < rows->count; i++) {
             const lab_row *r = &rows->row[i];
-            if (!lab_row_matches(r, "ce_bandwidth", "ce", route, "one_way", src, dst, 0))
+            if (!lab_row_matches(r, "ce_bandwidth", "ce", route, "one_way", host ? -1 : a,
+                                 host ? a : b, 0))
                 continue;
             if (pass == 0 && r->gbps > best)
                 best = r->gbps, best_size = r->bytes;
@@ -381,10 +329,9 @@ static lab_verdict small_transfers(const lab_rows *rows, char *said, size_t len)
                      "copy engine %s: below 1 MB the best is %.1f GB/s at %s = %.0f%% of the "
                      "best %.1f GB/s (at %s); half of the best is first reached at %s", who,
                      small, lab_format_size(small_size, s1, sizeof s1), 100.0 * small / best, best,
-                     lab_format_size(best_size, s2, sizeof s2), lab_format_size(half, s3, sizeof s3));
+                     lab_format_size(best_size, s2, sizeof s2),
+                     lab_format_size(half, s3, sizeof s3));
 }
-
-/* ------------------------------------------------------------ pitfalls -- */
 
 static lab_verdict streams_contend(const lab_rows *rows, char *said, size_t len)
 {
@@ -405,7 +352,7 @@ static lab_verdict streams_contend(const lab_rows *rows, char *said, size_t len)
                        "streams");
     const int k = atoi(many->value);
     /* The baseline: one copy of all k slices' bytes, in one stream. */
-    const lab_row *big = ce(rows, route, "one_way", many->src, many->dst, (size_t)k * many->bytes);
+    const lab_row *big = ce(rows, route, many->src, many->dst, (size_t)k * many->bytes);
     if (big == NULL || big->gbps <= 0.0)
         return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth one way at %s (the %d "
                        "slices as one copy)", lab_format_size((size_t)k * many->bytes, s1,
@@ -430,8 +377,7 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
     double first = 0.0;
     for (size_t i = 0; route && i < rows->count; i++) {
         const lab_row *q = &rows->row[i];
-        if (strcmp(q->experiment, "cpu_sync") || strcmp(q->variant, "queued") ||
-            strcmp(q->route, route))
+        if (!lab_row_matches(q, "cpu_sync", "queued", route, NULL, LAB_ANY, LAB_ANY, 0))
             continue;
         const lab_row *e = lab_rows_pick(rows, "cpu_sync", "sync_each", route, NULL, q->src,
                                          q->dst, q->bytes);
@@ -440,8 +386,8 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
         if (smallest == 0 || q->bytes < smallest)
             smallest = q->bytes, first = q->gbps / e->gbps;
         int w = snprintf(detail + used, sizeof detail - used, "%s%s: %.1f -> %.1f GB/s (x%.2f)",
-                         used ? "; " : "", lab_format_size(q->bytes, s1, sizeof s1), q->gbps, e->gbps,
-                         q->gbps / e->gbps);
+                         used ? "; " : "", lab_format_size(q->bytes, s1, sizeof s1), q->gbps,
+                         e->gbps, q->gbps / e->gbps);
         if (w > 0 && (size_t)w < sizeof detail - used)
             used += (size_t)w;
     }
@@ -458,19 +404,17 @@ static const lab_row *timer_row(const lab_rows *rows, const char *route, const c
     return route ? lab_rows_find(rows, "cpu_timer", variant, route, NULL, 0) : NULL;
 }
 
-/* "Don't use clock() or gettimeofday(): they measure CPU time." Each clock
- * against events, with and without a synchronize, spinning and sleeping. */
+/* Each clock the chapter warns of against events: synchronized or not, spinning or asleep. */
 static lab_verdict cpu_timers(const lab_rows *rows, char *said, size_t len)
 {
     const char *route = claim_route(rows, "cpu_timer");
-    const lab_row *ev = timer_row(rows, route, "event"), *no = timer_row(rows, route, "host_no_sync");
+    const lab_row *ev = timer_row(rows, route, "event"), *ck = timer_row(rows, route, "clock_sync");
     const lab_row *tod = timer_row(rows, route, "gettimeofday_sync");
     const lab_row *tod_no = timer_row(rows, route, "gettimeofday_no_sync");
-    const lab_row *ck = timer_row(rows, route, "clock_sync");
     const lab_row *ck_block = timer_row(rows, route, "clock_block");
     const lab_row *wall_block = timer_row(rows, route, "host_block");
     char s1[32], ends[48];
-    if (!ev || !no || !ck)
+    if (!ev || !timer_row(rows, route, "host_no_sync") || !ck)
         return lab_say(LAB_UNTESTED, said, len, "needs the cpu_timer experiment");
     if (!tod || !tod_no || !ck_block || !wall_block)
         return lab_say(LAB_UNTESTED, said, len, "needs cpu_timer's gettimeofday and "
@@ -498,8 +442,7 @@ static lab_verdict prefer_l1(const lab_rows *rows, char *said, size_t len)
     for (size_t i = 0; route && i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
         for (int m = 0; m < 2; m++)
-            if (!strcmp(r->experiment, "preferl1") && !strcmp(r->variant, methods[m]) &&
-                !strcmp(r->route, route))
+            if (lab_row_matches(r, "preferl1", methods[m], route, NULL, LAB_ANY, LAB_ANY, 0))
                 *(strcmp(r->value, "prefer_l1") == 0 ? &l1[m] : &none[m]) = r->gbps;
     }
     if (none[0] <= 0 || none[1] <= 0 || l1[0] <= 0 || l1[1] <= 0)
@@ -511,8 +454,7 @@ static lab_verdict prefer_l1(const lab_rows *rows, char *said, size_t len)
                      none[0], l1[0], l1[0] / none[0], none[1], l1[1], l1[1] / none[1], route);
 }
 
-/* The PCIe row's latency, on the PCIe link this machine has (latency hardly
- * depends on the generation: small packets, the same protocol). */
+/* The PCIe row's latency on this machine's PCIe link (small packets: the gen hardly counts). */
 static lab_verdict pcie_row_latency(const lab_rows *rows, char *said, size_t len)
 {
     const int a = lab05_config(rows, "pair_a", 0);
@@ -521,12 +463,12 @@ static lab_verdict pcie_row_latency(const lab_rows *rows, char *said, size_t len
     if (load == NULL || pp == NULL)
         return lab_say(LAB_UNTESTED, said, len, "needs the host link's pointer chase and GPU-CPU "
                        "ping-pong");
-    const int gen = (int)lab05_link_number(rows, "pcie_gen", a, -1);
     const int ok = load->us.median >= 0.75 && load->us.median <= 2.25 &&
                    pp->us.median >= 0.75 && pp->us.median <= 2.25;
     return lab_judge(ok, said, len, "~1.5 us (bar 0.75-2.25 us) on the host link, PCIe gen %d: "
                      "a GPU load from host memory %.2f us (a chain far beyond L2), one-way "
-                     "GPU-CPU ping-pong %.2f us", gen, load->us.median, pp->us.median);
+                     "GPU-CPU ping-pong %.2f us", (int)lab05_link_number(rows, "pcie_gen", a, -1),
+                     load->us.median, pp->us.median);
 }
 
 /* The table's last column says what each link suits: advice, not a quantity. */
@@ -538,8 +480,7 @@ static lab_verdict table_use_cases(const lab_rows *rows, char *said, size_t len)
                    "its best bandwidth (small_transfers_latency_bound)");
 }
 
-/* "It was the CPU cache coherence protocol, not disabled after enabling peer
- * access; cudaFuncCachePreferL1 doubled the bandwidth": cause and cure. */
+/* The chapter's cause (CPU cache coherence left on) and its cure (cudaFuncCachePreferL1). */
 static lab_verdict coherence_cause(const lab_rows *rows, char *said, size_t len)
 {
     char cure[400];
@@ -558,9 +499,9 @@ static lab_verdict coherence_cause(const lab_rows *rows, char *said, size_t len)
 static lab_verdict across_machines(const lab_rows *rows, char *said, size_t len)
 {
     (void)rows;
-    return lab_say(LAB_UNTESTED, said, len, "the course runs on one machine: cudaDeviceCanAccessPeer "
-                   "only ever sees GPUs of this one, so GPUs of two machines cannot be a pair "
-                   "here (MPI and NCCL are outside the course)");
+    return lab_say(LAB_UNTESTED, said, len, "the course runs on one machine: "
+                   "cudaDeviceCanAccessPeer only ever sees GPUs of this one, so GPUs of two "
+                   "machines cannot be a pair here (MPI and NCCL are outside the course)");
 }
 
 static const lab_claim claims[] = {

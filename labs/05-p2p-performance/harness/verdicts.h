@@ -8,10 +8,6 @@
 #include "claims.h"
 #include "cli.h" /* lab_format_size */
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdio.h>
-
 /** @brief One row of the chapter's table of link speeds. */
 typedef struct lab05_table_row {
     const char *id;   /**< claim id */
