@@ -3,9 +3,9 @@
  * @brief The bandwidth sweeps: every ordered pair one and both ways (copy engine with peer
  *        access on and off, the SM copy of TODO 05.3 pulling and pushing) and GPU a's host link.
  *
- * Counted bytes (TODO 05.2): one way, the bytes of one copy; both ways, the bytes of both
- * copies over the time both take; each way, the bytes of the timed direction over its own
- * time while the other direction runs.
+ * Counted bytes (TODO 05.2): one way, the bytes of one copy; both ways, the bytes of both copies
+ * over the time both take; each way, the bytes of the timed direction over its own time while the
+ * other direction runs.
  */
 #include "lab05.h"
 

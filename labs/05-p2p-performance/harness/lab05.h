@@ -96,19 +96,19 @@ int lab05_xfer_device(const lab05_xfer *t);
 cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream);
 /** @brief Zero the destination and wait. */
 void lab05_xfer_clear(const lab05_xfer *t);
-/** @brief 1 when the destination holds the source data, else 0 (the first difference is printed). */
+/** @brief 1 when the destination holds the source data, else 0 (printing the first difference). */
 int lab05_xfer_verify(const lab05 *L, const lab05_xfer *t);
 /** @brief Peer access a <-> b on or off (both directions), checked. */
 void lab05_set_peer(int a, int b, bool on);
 /** @brief The peak per direction of the link a transfer uses by @p route (0: unknown). */
 double lab05_peak(const lab05 *L, const lab05_xfer *t, lab_route route);
 
-/** @brief A one-transfer job of @p ops rounds, gated unless the gate failed on this route before. */
+/** @brief A one-transfer job of @p ops rounds, gated unless the gate failed on this route once. */
 lab05_job lab05_job_one(const lab05 *L, lab05_xfer t, lab_route route, int ops);
 /**
- * @brief Clear, time (a warm-up first) and verify a job, then emit @p row with its times and
- *        GB/s and peak through TODO 05.2 for @p copies copies over @p directions directions
- *        (0 copies: a latency, no rate). A @p row already marked unverified (0) stays so.
+ * @brief Clear, time (a warm-up first) and verify a job, then emit @p row with its times and GB/s
+ *        and peak through TODO 05.2 for @p copies copies over @p directions directions (0 copies: a
+ *        latency, no rate). A @p row already marked unverified (0) stays so.
  */
 void lab05_run_job(lab_ctx *ctx, const lab05_job *job, lab_row *row, int copies, int directions);
 /** @brief A row for transfer @p t: experiment, variant, route, src, dst, mode, bytes. */

@@ -24,8 +24,6 @@
 /** How long a ping-pong side waits for the other at most. */
 #define PINGPONG_TIMEOUT_NS 5000000000ULL
 
-/* ------------------------------------------------------ memcpy latency -- */
-
 /* One 4-byte copy: queued back to back (timed by events), then host-clocked with a
  * synchronize after each. */
 static void memcpy_latency(lab_ctx *ctx, int src, int dst, lab_route route)
@@ -55,8 +53,6 @@ int lab05_run_memcpy_latency(lab_ctx *ctx)
         memcpy_latency(ctx, way ? L->a : -1, way ? -1 : L->a, LAB_ROUTE_HOST);
     return 0;
 }
-
-/* ------------------------------------------------------- pointer chase -- */
 
 /** A chain: the order its nodes are visited in. */
 typedef struct chain {
@@ -125,7 +121,8 @@ static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route
     CUDA_CHECK(cudaStreamDestroy(stream));
     CUDA_CHECK(cudaFree(r.cursor));
     const size_t steps = (size_t)r.calls * (size_t)r.steps;
-    const unsigned long long want = base + (unsigned long long)c->seq[steps % c->nodes] * NODE_BYTES;
+    const unsigned long long want =
+        base + (unsigned long long)c->seq[steps % c->nodes] * NODE_BYTES;
     const lab05_xfer ends = {.src = owner, .dst = reader, .bytes = c->nodes * NODE_BYTES};
     lab_row row = lab05_row("pointer_chase", "chase", &ends, route, c->mode);
     char whose[16] = "the host";
@@ -191,10 +188,7 @@ int lab05_run_pointer_chase(lab_ctx *ctx)
     return 0;
 }
 
-/* ------------------------------------------------------------ ping-pong -- */
-
-/* The host's side: answer round r once the GPU wrote it (0, or the round
- * that timed out). */
+/* The host's side: answer round r once the GPU wrote it (0, or the round that timed out). */
 static unsigned int host_answers(volatile unsigned int *to_pong, volatile unsigned int *to_ping,
                                  unsigned int total)
 {
@@ -328,8 +322,7 @@ static void pingpong_peer(lab_ctx *ctx, int a, int b, int rounds)
         CUDA_CHECK(cudaMalloc((void **)&res[i], sizeof *res[i]));
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream[i], cudaStreamNonBlocking));
     }
-    /* write_remote: each side writes into the other's memory and polls its
-     * own; poll_remote: each writes its own and polls the other's. */
+    /* write_remote: each writes into the other's memory, polls its own; poll_remote: reversed. */
     pingpong_run run = {{a, stream[0], b, stream[1], flags[1], flags[0], 100, rounds,
                          PINGPONG_TIMEOUT_NS, res[0], res[1]}, {b, a}, {NULL, NULL},
                         "write_remote"};

@@ -20,8 +20,7 @@
 /** How long the busy kernel of the default-stream experiment runs. */
 #define BUSY_NS 2000000ULL
 
-/* The pitfall's transfer by this route, with peer access set to match; on
- * the host link a push is GPU a's kernel storing to host memory. */
+/* The transfer by @p route, peer access set to match; on the host link a push is GPU a's. */
 static lab05_xfer pitfall_xfer(const lab05 *L, lab05_method method, lab_route route,
                                size_t bytes)
 {
@@ -61,24 +60,6 @@ static void emit(lab_ctx *ctx, const char *experiment, const char *variant, cons
     lab05_emit_samples(ctx, &row, us, count, ops, verified, lab05_peak(ctx->lab, t, route));
 }
 
-/* --------------------------------------------------------------- warm-up -- */
-
-/* One call timed twice: by events (GPU time) and by the host clock around
- * the call and a synchronize (what the program waits for). */
-static void timed_call(const lab05_xfer *t, cudaStream_t stream, lab_timer *timer,
-                       double *event_us, double *host_us)
-{
-    float ms = 0.0f;
-    const double t0 = lab_host_seconds();
-    CUDA_CHECK(lab_timer_start(timer, stream));
-    CUDA_CHECK(lab05_xfer_enqueue(t, stream));
-    CUDA_CHECK(lab_timer_stop(timer, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    *host_us = (lab_host_seconds() - t0) * 1e6;
-    CUDA_CHECK(lab_timer_elapsed_ms(timer, &ms));
-    *event_us = 1e3 * (double)ms;
-}
-
 /* The copy engine, and the SM copy's first launch (a kernel cannot reach a peer without
  * peer access); sample 0 of each clock is the very first call. */
 static void warmup_route(lab_ctx *ctx, lab_route route)
@@ -93,8 +74,17 @@ static void warmup_route(lab_ctx *ctx, lab_route route)
         lab05_xfer_clear(&t);
         cudaStream_t stream = new_stream(&t);
         CUDA_CHECK(lab_timer_create(&timer));
-        for (int r = 0; r < n; r++)
-            timed_call(&t, stream, &timer, &us[r], &us[n + r]);
+        for (int r = 0; r < n; r++) { /* by events, and by the host clock with a synchronize */
+            float ms = 0.0f;
+            const double t0 = lab_host_seconds();
+            CUDA_CHECK(lab_timer_start(&timer, stream));
+            CUDA_CHECK(lab05_xfer_enqueue(&t, stream));
+            CUDA_CHECK(lab_timer_stop(&timer, stream));
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+            us[n + r] = (lab_host_seconds() - t0) * 1e6;
+            CUDA_CHECK(lab_timer_elapsed_ms(&timer, &ms));
+            us[r] = 1e3 * (double)ms;
+        }
         lab_timer_destroy(&timer);
         CUDA_CHECK(cudaStreamDestroy(stream));
         const int ok = lab05_xfer_verify(L, &t);
@@ -113,8 +103,6 @@ int lab05_run_warmup(lab_ctx *ctx)
 {
     return each_route(ctx, warmup_route);
 }
-
-/* ------------------------------------------------------------ CPU timers -- */
 
 /** What times a copy: events, the student's host timer (TODO 05.6), or a host clock. */
 typedef enum host_clock { BY_EVENTS, BY_STUDENT, WALL_MONOTONIC, WALL_GETTIMEOFDAY, CPU_CLOCK }
@@ -232,8 +220,6 @@ int lab05_run_cpu_timer(lab_ctx *ctx)
     return each_route(ctx, cpu_timer_one);
 }
 
-/* ------------------------------------------------------ CPU in the loop -- */
-
 static void cpu_sync_size(lab_ctx *ctx, lab_route route, size_t bytes)
 {
     const lab05 *L = ctx->lab;
@@ -281,10 +267,7 @@ int lab05_run_cpu_sync(lab_ctx *ctx)
     return each_route(ctx, cpu_sync_route);
 }
 
-/* ------------------------------------------------ legacy default stream -- */
-
-/* Both directions at once: in one legacy default stream, or one
- * non-blocking stream each. */
+/* Both directions at once: in one legacy default stream, or one non-blocking stream each. */
 static void both_ways(lab_ctx *ctx, lab_route route, bool legacy)
 {
     const lab05 *L = ctx->lab;
@@ -305,8 +288,8 @@ static void both_ways(lab_ctx *ctx, lab_route route, bool legacy)
     lab05_run_job(ctx, &job, &row, 2, 2);
 }
 
-/* A kernel runs in an ordinary (blocking) stream: how long until a copy
- * issued meanwhile is done? The legacy default stream waits for it. */
+/* A kernel runs in an ordinary (blocking) stream: how long until a copy issued meanwhile is
+ * done? The legacy default stream waits for it. */
 static void beside_busy_kernel(lab_ctx *ctx, lab_route route, bool legacy)
 {
     const lab05 *L = ctx->lab;
@@ -346,8 +329,6 @@ int lab05_run_default_stream(lab_ctx *ctx)
     return each_route(ctx, default_stream_route);
 }
 
-/* --------------------------------------------------- streams on one link -- */
-
 static void streams_one(lab_ctx *ctx, lab_route route)
 {
     const lab05 *L = ctx->lab;
@@ -377,8 +358,6 @@ int lab05_run_streams(lab_ctx *ctx)
     return each_route(ctx, streams_one);
 }
 
-/* ------------------------------------------------------ PreferL1 on/off -- */
-
 static void preferl1_one(lab_ctx *ctx, lab_route route, lab05_method method)
 {
     static const enum cudaFuncCache configs[] = {cudaFuncCachePreferNone, cudaFuncCachePreferL1};
@@ -404,9 +383,8 @@ static void preferl1_one(lab_ctx *ctx, lab_route route, lab05_method method)
         CUDA_CHECK(cudaSetDevice(dev));
         lab05_job job = lab05_job_one(L, t, route, 1);
         lab_row_set(row.value, sizeof row.value, "%s", names[c]);
-        lab_row_set(row.detail, sizeof row.detail, "cudaDeviceSetCacheConfig(%s) on GPU %d; "
-                    "where the kernel runs", c ? "cudaFuncCachePreferL1" : "cudaFuncCachePreferNone",
-                    dev);
+        lab_row_set(row.detail, sizeof row.detail, "cudaDeviceSetCacheConfig(cudaFuncCache%s) on "
+                    "GPU %d; where the kernel runs", c ? "PreferL1" : "PreferNone", dev);
         lab05_run_job(ctx, &job, &row, 1, 1);
     }
     CUDA_CHECK(lab05_set_cache_config(dev, saved)); /* leave the GPU as it was */
@@ -426,10 +404,7 @@ int lab05_run_preferl1(lab_ctx *ctx)
     return each_route(ctx, preferl1_route);
 }
 
-/* ------------------------------------------------------ pageable memory -- */
-
-/* Host memory the driver has not pinned: it copies through a pinned
- * staging buffer of its own, chunk by chunk. */
+/* Memory the driver has not pinned: it copies through a pinned staging buffer, chunk by chunk. */
 static void pageable_one(lab_ctx *ctx, bool to_gpu, bool pageable)
 {
     const lab05 *L = ctx->lab;

@@ -3,10 +3,10 @@
  * @brief Transfers and jobs: queueing, timing, verification, and rows with their rates
  *        (TODO 05.2).
  *
- * One sample of a job of n transfers: gate (holds stream 0) -> start event -> fork: streams
- * 1.. wait for stream 0 -> ops rounds of every transfer -> join: stream 0 waits for the others
- * -> stop event; the host opens the gate once all is queued. Without join the other transfers
- * only load the link while transfer 0 is timed (nvbandwidth's bidirectional measurement).
+ * One sample of a job of n transfers: gate (holds stream 0) -> start event -> fork: streams 1..
+ * wait for stream 0 -> ops rounds of every transfer -> join: stream 0 waits for the others -> stop
+ * event; the host opens the gate once all is queued. Without join the other transfers only load the
+ * link while transfer 0 is timed (nvbandwidth's bidirectional measurement).
  */
 #include "lab05.h"
 
@@ -87,14 +87,12 @@ double lab05_peak(const lab05 *L, const lab05_xfer *t, lab_route route)
     }
 }
 
-/* ------------------------------------------------------------- jobs -- */
-
 /** A job's streams and events while it is timed. */
 typedef struct job_run {
     const lab05_job *job;                /**< the transfers timed */
     cudaStream_t s[LAB05_MAX_STREAMS];   /**< one stream per transfer, on its GPU (s[0] is timed) */
     cudaEvent_t fork;                    /**< recorded on s[0]; the other streams wait for it */
-    cudaEvent_t done[LAB05_MAX_STREAMS]; /**< recorded on s[i] when it is done; s[0] waits for them */
+    cudaEvent_t done[LAB05_MAX_STREAMS]; /**< recorded on s[i] when done; s[0] waits for them */
     long calls; /**< rounds queued so far: fork on a sample's first, join on its last */
 } job_run;
 
@@ -175,14 +173,12 @@ static int time_job(lab_ctx *ctx, const lab05_job *job, lab_timing *timing)
 
 lab05_job lab05_job_one(const lab05 *L, lab05_xfer t, lab_route route, int ops)
 {
-    /* Without peer access the driver stages the copy through host memory
-     * and the enqueue may wait for it: behind a gate it would stall. */
+    /* Without peer access the driver stages the copy through host memory and the enqueue may
+     * wait for it: behind a gate it would stall. */
     lab05_job job = {.t = {t}, .n = 1, .ops = ops, .route = route,
                      .gate = route != LAB_ROUTE_PEER_OFF && !L->ungated[route][t.method]};
     return job;
 }
-
-/* ------------------------------------------------------------- rows -- */
 
 lab_row lab05_row(const char *experiment, const char *variant, const lab05_xfer *t,
                   lab_route route, const char *mode)
