@@ -1,43 +1,33 @@
 /**
  * @file bandwidth.c
- * @brief The bandwidth sweeps: every size, every ordered pair one way and
- *        both ways, the copy engine with peer access on and off and the SM
- *        copy kernel (TODO 05.3) pulling and pushing; and the host link of
- *        GPU a: host to GPU, GPU to host, and (copy engine) each direction
- *        while the other runs.
+ * @brief The bandwidth sweeps: every ordered pair one and both ways (copy engine with peer
+ *        access on and off, the SM copy of TODO 05.3 pulling and pushing) and GPU a's host link.
  *
- * Counted bytes (TODO 05.2): one way, the bytes of one copy; both ways,
- * the bytes of both copies over the time both take; each way, the bytes of
- * the timed direction over its own time while the other direction runs.
+ * Counted bytes (TODO 05.2): one way, the bytes of one copy; both ways, the bytes of both copies
+ * over the time both take; each way, the bytes of the timed direction over its own time while the
+ * other direction runs.
  */
 #include "lab05.h"
 
-/* One size of one configuration: t0 timed, t1 beside it (both or each way). */
-static void measure(lab_ctx *ctx, const char *experiment, lab05_method method, int src,
-                    int dst, lab_route route, const char *mode, size_t bytes)
-{
-    const lab05 *L = ctx->lab;
-    const bool both = mode[0] == 'b', each = mode[0] == 'e';
-    const lab05_xfer t = lab05_xfer_make(L, method, src, dst, bytes);
-    lab05_job job = lab05_job_one(L, t, route, lab05_ops_for(bytes));
-    if (both || each) {
-        /* The other direction, between the other two buffers. */
-        job.t[1] = lab05_xfer_make(L, method, dst, src, bytes);
-        job.n = 2;
-        job.join = both;
-    }
-    lab05_result res;
-    lab05_time_job(ctx, &job, &res);
-    lab_row row = lab05_row(experiment, lab05_method_name(method), &t, route, mode);
-    lab05_emit_job(ctx, &row, &job, &res, both ? 2 : 1, both ? 2 : 1);
-}
-
+/* Every size of one configuration: about 512 MiB per sample (1..64 rounds); t[0] is timed,
+ * t[1] (both or each way) runs the other direction between the other two buffers. */
 static void sweep(lab_ctx *ctx, const char *experiment, lab05_method method, int src, int dst,
                   lab_route route, const char *mode)
 {
     const lab05 *L = ctx->lab;
-    for (int i = 0; i < L->nsizes; i++)
-        measure(ctx, experiment, method, src, dst, route, mode, L->sizes[i]);
+    const bool both = mode[0] == 'b';
+    for (int i = 0; i < L->nsizes; i++) {
+        const size_t bytes = L->sizes[i], ops = ((size_t)512 << 20) / bytes;
+        const lab05_xfer t = lab05_xfer_make(L, method, src, dst, bytes);
+        lab05_job job = lab05_job_one(L, t, route, ops < 1 ? 1 : ops > 64 ? 64 : (int)ops);
+        if (mode[0] != 'o') {
+            job.t[1] = lab05_xfer_make(L, method, dst, src, bytes);
+            job.n = 2;
+            job.join = both;
+        }
+        lab_row row = lab05_row(experiment, lab05_method_name(method), &t, route, mode);
+        lab05_run_job(ctx, &job, &row, both ? 2 : 1, both ? 2 : 1);
+    }
 }
 
 /* Pair a -> b one way, and both ways once per unordered pair. */
@@ -62,12 +52,9 @@ int lab05_run_ce_bandwidth(lab_ctx *ctx)
         lab05_set_peer(a, b, false);
         pair_sweeps(ctx, "ce_bandwidth", LAB05_CE, a, b, LAB_ROUTE_PEER_OFF);
     }
-    if (L->hsrc.ptr == NULL)
-        return 0;
-    sweep(ctx, "ce_bandwidth", LAB05_CE, -1, L->a, LAB_ROUTE_HOST, "one_way");
-    sweep(ctx, "ce_bandwidth", LAB05_CE, L->a, -1, LAB_ROUTE_HOST, "one_way");
-    sweep(ctx, "ce_bandwidth", LAB05_CE, -1, L->a, LAB_ROUTE_HOST, "each_way");
-    sweep(ctx, "ce_bandwidth", LAB05_CE, L->a, -1, LAB_ROUTE_HOST, "each_way");
+    for (int k = 0; L->hsrc.ptr != NULL && k < 4; k++) /* to and from GPU a, alone, each way */
+        sweep(ctx, "ce_bandwidth", LAB05_CE, k % 2 ? L->a : -1, k % 2 ? -1 : L->a,
+              LAB_ROUTE_HOST, k < 2 ? "one_way" : "each_way");
     return 0;
 }
 

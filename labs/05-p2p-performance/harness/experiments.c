@@ -1,12 +1,9 @@
 /**
  * @file experiments.c
- * @brief Lab 05's registry, its options and its set-up: which GPUs, which
- *        pairs, which sizes, and the buffers every experiment shares.
- *
- * A full run goes through the entries in this order; -t KEY picks some.
- * The warm-up entry comes early on purpose: it wants the first copies and
- * kernel launches of the process. Every experiment runs the routes this
- * machine has: the peer GPU (two GPUs) and the host link (one is enough).
+ * @brief Lab 05's registry, its options and its set-up: which GPUs, which pairs, which sizes,
+ *        and the buffers every experiment shares. A full run goes through the entries in this
+ *        order (-t KEY picks some): warmup comes early on purpose, as it wants the process's
+ *        first copies and kernel launches.
  */
 #include "lab05.h"
 
@@ -54,8 +51,6 @@ static const lab_experiment experiments[] = {
      lab_need_one_gpu, lab05_run_pageable},
 };
 
-/* ----------------------------------------------------- choices -- */
-
 static void check_sizes(const lab_ctx *ctx)
 {
     const size_t max_allowed = (size_t)4 << 30;
@@ -70,8 +65,8 @@ static void check_sizes(const lab_ctx *ctx)
                         lab_format_size(opt_max_size, b, sizeof b));
 }
 
-/* Powers of two from 4 B and a few odd sizes (tails that are no multiple
- * of 16), or a short list with --quick; within --min-size .. --max-size. */
+/* Powers of two from 4 B and a few odd sizes (tails that are no multiple of 16), or a short
+ * list with --quick; ascending, within --min-size .. --max-size. */
 static void choose_sizes(lab_ctx *ctx, lab05 *L)
 {
     /* 1000003: 16-byte words and a 3-byte tail, so a tail in the wrong place shows. */
@@ -81,20 +76,14 @@ static void choose_sizes(lab_ctx *ctx, lab05 *L)
     const size_t lo = opt_min_size ? opt_min_size : 1;
     const size_t hi = opt_max_size ? opt_max_size : (L->quick ? quick[9] : (size_t)1 << 30);
     size_t all[LAB05_MAX_SIZES];
-    int count = 0;
-    if (L->quick)
-        for (size_t i = 0; i < sizeof quick / sizeof quick[0]; i++)
-            all[count++] = quick[i];
-    for (int shift = 2; !L->quick && shift <= 32; shift++)
+    int count = 0, next_odd = 0;
+    for (int i = 0; L->quick && i < 10; i++)
+        all[count++] = quick[i];
+    for (int shift = 2; !L->quick && shift <= 32; shift++) { /* each odd size before its power */
+        while (next_odd < 4 && odd[next_odd] < (size_t)1 << shift)
+            all[count++] = odd[next_odd++];
         all[count++] = (size_t)1 << shift;
-    for (size_t i = 0; !L->quick && i < sizeof odd / sizeof odd[0]; i++)
-        all[count++] = odd[i];
-    for (int i = 1; i < count; i++) /* insertion sort: a few dozen sizes */
-        for (int j = i; j > 0 && all[j - 1] > all[j]; j--) {
-            const size_t t = all[j];
-            all[j] = all[j - 1];
-            all[j - 1] = t;
-        }
+    }
     for (int i = 0; i < count; i++)
         if (all[i] >= lo && all[i] <= hi)
             L->sizes[L->nsizes++] = all[i];
@@ -102,8 +91,8 @@ static void choose_sizes(lab_ctx *ctx, lab05 *L)
         lab_usage_error(ctx->prog, "no sweep size lies between --min-size and --max-size");
 }
 
-/* The one-pair GPUs (-a/-b, else the first P2P pair) and the sweeps' pairs:
- * every ordered pair, or the named pair both ways. */
+/* The one-pair GPUs (-a/-b, else the first P2P pair) and the sweeps' pairs: every ordered pair,
+ * or the named pair both ways. */
 static void choose_gpus(lab_ctx *ctx, lab05 *L)
 {
     const int want_a = (int)ctx->args.gpu_a, want_b = (int)ctx->args.gpu_b;
@@ -124,18 +113,8 @@ static void choose_gpus(lab_ctx *ctx, lab05 *L)
         }
 }
 
-static bool gpu_used(const lab05 *L, int g)
-{
-    for (int p = 0; p < 2 * L->npairs; p++)
-        if (L->pairs[p] == g)
-            return true;
-    return g == L->a;
-}
-
-/* ----------------------------------------------------- buffers -- */
-
-/* src with seeded data (its own seed per GPU, so that a copy from the
- * wrong buffer fails verification), dst zeroed, the reference on the host. */
+/* src with seeded data (its own seed per GPU, so that a copy from the wrong buffer fails
+ * verification), dst zeroed, the reference on the host. */
 static void alloc_gpu(lab05 *L, int g)
 {
     lab05_gpu *gpu = &L->gpu[g];
@@ -157,12 +136,14 @@ static void alloc_gpu(lab05 *L, int g)
 static void alloc_buffers(lab_ctx *ctx, lab05 *L)
 {
     char why[256];
-    L->buf_bytes = L->sizes[L->nsizes - 1];
-    if (L->buf_bytes < LAB05_PITFALL_BYTES)
-        L->buf_bytes = LAB05_PITFALL_BYTES;
-    for (int g = 0; g < L->n; g++)
-        if (gpu_used(L, g))
-            alloc_gpu(L, g);
+    const size_t largest = L->sizes[L->nsizes - 1];
+    L->buf_bytes = largest > LAB05_PITFALL_BYTES ? largest : LAB05_PITFALL_BYTES;
+    /* The GPUs in use, in id order (the pairs list them so); GPU a alone with one GPU. */
+    for (int p = 0; p < 2 * L->npairs; p++)
+        if (L->gpu[L->pairs[p]].ref == NULL)
+            alloc_gpu(L, L->pairs[p]);
+    if (L->gpu[L->a].ref == NULL)
+        alloc_gpu(L, L->a);
     if (lab_route_possible(LAB_ROUTE_HOST, L->a, -1, why, sizeof why)) {
         /* Pinned where the GPU's own CPUs are (nvbandwidth does the same). */
         if (lab_link_bind_near_cpus(L->a, why, sizeof why) != 0 && ctx->args.progress)
@@ -184,8 +165,6 @@ static void alloc_buffers(lab_ctx *ctx, lab05 *L)
     L->check = check;
 }
 
-/* ------------------------------------------------------- rows -- */
-
 static void config(lab_ctx *ctx, const char *variant, long long value, const char *detail)
 {
     lab_row row = lab_row_empty("config", variant);
@@ -194,8 +173,7 @@ static void config(lab_ctx *ctx, const char *variant, long long value, const cha
     lab_emit(ctx, &row);
 }
 
-/* Say once which peer routes this machine lacks: all of them with one GPU,
- * else each pair of the sweeps without peer access. */
+/* Say once which peer routes this machine lacks: all with one GPU, else each pair without P2P. */
 static void note_missing_peers(lab_ctx *ctx, const lab05 *L)
 {
     lab_row row = lab_row_empty("routes", "skipped");

@@ -1,14 +1,8 @@
 /**
  * @file lab05.h
- * @brief Lab 05's harness: the run's state, transfers and how they are
- *        timed, verified and turned into rows.
- *
- * A transfer moves bytes between two buffers by the copy engine or by the
- * SM copy kernel (TODO 05.3); the far side is a peer GPU, the same GPU, or
- * pinned host memory mapped into the GPU (the host link). A job is one to
- * eight transfers at once, each on its own stream, timed with events on the
- * first stream (common/repeat.h, behind the launch gate), then verified
- * against the host's copy of the source data.
+ * @brief Lab 05's harness: the run's state, and transfers (copy engine or SM copy, TODO 05.3)
+ *        to a peer GPU, the same GPU or mapped host memory, timed together one stream each
+ *        behind the launch gate (common/repeat.h), verified and turned into rows.
  */
 #ifndef LAB05_H
 #define LAB05_H
@@ -92,60 +86,40 @@ typedef struct lab05_job {
     lab_route route;          /**< the far side (for the peak and the gate's record) */
 } lab05_job;
 
-/** @brief What a job measured. */
-typedef struct lab05_result {
-    lab_timing timing;        /**< microseconds per round */
-    int verified;             /**< 1: every destination matched its source */
-} lab05_result;
-
 /** @brief "ce", "sm_pull" or "sm_push". */
 const char *lab05_method_name(lab05_method method);
 /** @brief A transfer of @p bytes between the main buffers (GPU id, or -1 for the host's). */
 lab05_xfer lab05_xfer_make(const lab05 *L, lab05_method method, int src, int dst, size_t bytes);
-/** @brief The same transfer on a slice of the buffers. */
-lab05_xfer lab05_xfer_slice(lab05_xfer t, size_t offset, size_t bytes);
 /** @brief The GPU whose stream runs the transfer. */
 int lab05_xfer_device(const lab05_xfer *t);
 /** @brief Queue the transfer on @p stream (for SM, the current device must be its GPU). */
 cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream);
-/** @brief lab_work_fn for one transfer (arg: a lab05_xfer; makes its GPU current first). */
-cudaError_t lab05_xfer_work(cudaStream_t stream, void *arg);
 /** @brief Zero the destination and wait. */
 void lab05_xfer_clear(const lab05_xfer *t);
-/** @brief 1 when the destination holds the source data, else 0 (the first difference is printed). */
+/** @brief 1 when the destination holds the source data, else 0 (printing the first difference). */
 int lab05_xfer_verify(const lab05 *L, const lab05_xfer *t);
-/** @brief Time @p count copies one by one on the host clock, each with a synchronize (µs). */
-void lab05_host_clock(const lab05_xfer *t, cudaStream_t stream, int count, double *us);
-
-/** @brief A one-transfer job of @p ops rounds, gated unless the gate failed on this route before. */
-lab05_job lab05_job_one(const lab05 *L, lab05_xfer t, lab_route route, int ops);
-/** @brief Clear, time (a warm-up first) and verify a job; CUDA errors end the run. */
-void lab05_time_job(lab_ctx *ctx, const lab05_job *job, lab05_result *res);
-/** @brief Operations per sample for @p bytes: about 512 MiB per sample, 1..64. */
-int lab05_ops_for(size_t bytes);
 /** @brief Peer access a <-> b on or off (both directions), checked. */
 void lab05_set_peer(int a, int b, bool on);
 /** @brief The peak per direction of the link a transfer uses by @p route (0: unknown). */
 double lab05_peak(const lab05 *L, const lab05_xfer *t, lab_route route);
 
+/** @brief A one-transfer job of @p ops rounds, gated unless the gate failed on this route once. */
+lab05_job lab05_job_one(const lab05 *L, lab05_xfer t, lab_route route, int ops);
+/**
+ * @brief Clear, time (a warm-up first) and verify a job, then emit @p row with its times and GB/s
+ *        and peak through TODO 05.2 for @p copies copies over @p directions directions (0 copies: a
+ *        latency, no rate). A @p row already marked unverified (0) stays so.
+ */
+void lab05_run_job(lab_ctx *ctx, const lab05_job *job, lab_row *row, int copies, int directions);
 /** @brief A row for transfer @p t: experiment, variant, route, src, dst, mode, bytes. */
 lab_row lab05_row(const char *experiment, const char *variant, const lab05_xfer *t,
                   lab_route route, const char *mode);
-/**
- * @brief Emit a job's row: times, verification, and GB/s and peak through
- *        TODO 05.2 for @p copies copies over @p directions directions
- *        (0 copies: a latency, no rate).
- */
-void lab05_emit_job(lab_ctx *ctx, lab_row *row, const lab05_job *job, const lab05_result *res,
-                    int copies, int directions);
 /** @brief Emit a row timed by the host (µs per op), with its rate (@p link_gbps < 0: none). */
 void lab05_emit_samples(lab_ctx *ctx, lab_row *row, const double *us, int count, int ops,
                         int verified, double link_gbps);
-
-/** @brief The routes of the one-pair pitfalls: the pair's (peer or peer_off), the host link. */
-int lab05_pitfall_routes(const lab05 *L, lab_route *routes);
-/** @brief The ends of the one-pair transfer by @p route (host: host to GPU a). */
-void lab05_route_ends(const lab05 *L, lab_route route, int *src, int *dst);
+/** @brief Time @p count copies on the host clock, a synchronize after each, and emit @p row. */
+void lab05_emit_host_clocked(lab_ctx *ctx, lab_row *row, const lab05_xfer *t, int count,
+                             double link_gbps);
 /** @brief Keep one GPU busy for @p ns nanoseconds (busy.cu). */
 cudaError_t lab05_launch_busy(unsigned long long ns, cudaStream_t stream);
 

@@ -2,17 +2,15 @@
  * @file latency.c
  * @brief Three latencies, each a different thing:
  *
- * - memcpy_latency: one 4-byte copy, queued back to back (the cost per
- *   copy) and with a host synchronize after each (what a program that
- *   waits for every copy sees).
- * - pointer_chase (TODO 05.4): one thread follows a chain of pointers; each
- *   node is a new 128-byte line, taken in a shuffled order within each
- *   4 KiB page and page after page (nvbandwidth's pattern walks the same
- *   lines in address order). "beyond_l2": 256 MiB, and every sample goes on
- *   where the last stopped, so no line is read twice: the far memory's own
+ * - memcpy_latency: one 4-byte copy, queued back to back (the cost per copy) and with a host
+ *   synchronize after each (what a program that waits for every copy sees).
+ * - pointer_chase (TODO 05.4): one thread follows a chain of pointers; each node is a new
+ *   128-byte line, in a shuffled order within each 4 KiB page and page after page
+ *   (nvbandwidth's pattern walks the same lines in address order). "beyond_l2": 256 MiB, every
+ *   sample going on where the last stopped, so no line is read twice: the far memory's own
  *   latency. "in_l2": 1 MiB read over and over: what a cache serves.
- * - pingpong (TODO 05.5): two GPUs, or a GPU and the CPU, answer each other
- *   through flags; half a round trip is the one-way latency.
+ * - pingpong (TODO 05.5): two GPUs, or a GPU and the CPU, answer each other through flags;
+ *   half a round trip is the one-way latency.
  */
 #include "lab05.h"
 
@@ -26,36 +24,19 @@
 /** How long a ping-pong side waits for the other at most. */
 #define PINGPONG_TIMEOUT_NS 5000000000ULL
 
-/* ------------------------------------------------------ memcpy latency -- */
-
-static void memcpy_queued(lab_ctx *ctx, int src, int dst, lab_route route)
+/* One 4-byte copy: queued back to back (timed by events), then host-clocked with a
+ * synchronize after each. */
+static void memcpy_latency(lab_ctx *ctx, int src, int dst, lab_route route)
 {
     const lab05 *L = ctx->lab;
     lab05_job job = lab05_job_one(L, lab05_xfer_make(L, LAB05_CE, src, dst, 4), route, 64);
-    lab05_result res;
-    lab05_time_job(ctx, &job, &res);
     lab_row row = lab05_row("memcpy_latency", "ce_queued", &job.t[0], route, "one_way");
     lab_row_set(row.detail, sizeof row.detail, "64 copies queued back to back; time per copy");
-    lab05_emit_job(ctx, &row, &job, &res, 0, 0);
-}
-
-static void memcpy_synced(lab_ctx *ctx, int src, int dst, lab_route route)
-{
-    lab05 *L = ctx->lab;
-    lab05_xfer t = lab05_xfer_make(L, LAB05_CE, src, dst, 4);
-    const int samples = 4 * L->reps;
-    double *us = lab_host_alloc((size_t)samples, sizeof *us, "samples");
-    cudaStream_t stream;
-    lab05_xfer_clear(&t);
-    CUDA_CHECK(cudaSetDevice(lab05_xfer_device(&t)));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    lab05_host_clock(&t, stream, samples, us);
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    lab_row row = lab05_row("memcpy_latency", "ce_synced", &t, route, "one_way");
+    lab05_run_job(ctx, &job, &row, 0, 0);
+    row = lab05_row("memcpy_latency", "ce_synced", &job.t[0], route, "one_way");
     lab_row_set(row.detail, sizeof row.detail,
                 "host clock around one copy and cudaStreamSynchronize");
-    lab05_emit_samples(ctx, &row, us, samples, 1, lab05_xfer_verify(L, &t), -1.0);
-    free(us);
+    lab05_emit_host_clocked(ctx, &row, &job.t[0], 4 * L->reps, -1.0);
 }
 
 int lab05_run_memcpy_latency(lab_ctx *ctx)
@@ -64,25 +45,19 @@ int lab05_run_memcpy_latency(lab_ctx *ctx)
     for (int p = 0; p < L->npairs; p++) {
         const int a = L->pairs[2 * p], b = L->pairs[2 * p + 1];
         for (int peer = lab_links_pair(&L->links, a, b)->p2p; peer >= 0; peer--) {
-            const lab_route route = peer ? LAB_ROUTE_PEER : LAB_ROUTE_PEER_OFF;
             lab05_set_peer(a, b, peer != 0);
-            memcpy_queued(ctx, a, b, route);
-            memcpy_synced(ctx, a, b, route);
+            memcpy_latency(ctx, a, b, peer ? LAB_ROUTE_PEER : LAB_ROUTE_PEER_OFF);
         }
     }
-    for (int way = 0; L->hsrc.ptr != NULL && way < 2; way++) {
-        memcpy_queued(ctx, way ? L->a : -1, way ? -1 : L->a, LAB_ROUTE_HOST);
-        memcpy_synced(ctx, way ? L->a : -1, way ? -1 : L->a, LAB_ROUTE_HOST);
-    }
+    for (int way = 0; L->hsrc.ptr != NULL && way < 2; way++)
+        memcpy_latency(ctx, way ? L->a : -1, way ? -1 : L->a, LAB_ROUTE_HOST);
     return 0;
 }
 
-/* ------------------------------------------------------- pointer chase -- */
-
 /** A chain: the order its nodes are visited in. */
 typedef struct chain {
-    size_t nodes;   /**< nodes (bytes / NODE_BYTES) */
-    uint32_t *seq;  /**< seq[i]: the i-th node visited */
+    size_t nodes;     /**< nodes (bytes / NODE_BYTES) */
+    uint32_t *seq;    /**< seq[i]: the i-th node visited */
     const char *mode; /**< beyond_l2 or in_l2 */
 } chain;
 
@@ -100,9 +75,10 @@ static void chain_order(chain *c, uint64_t seed)
         }
 }
 
-/* Node seq[i] holds the address of node seq[i + 1] (the last: the first). */
+/* Zero @p image, then node seq[i] holds the address of node seq[i + 1] (the last: the first). */
 static void chain_image(const chain *c, unsigned long long base, unsigned long long *image)
 {
+    memset(image, 0, c->nodes * NODE_BYTES);
     for (size_t i = 0; i < c->nodes; i++)
         image[(size_t)c->seq[i] * (NODE_BYTES / 8)] =
             base + (unsigned long long)c->seq[(i + 1) % c->nodes] * NODE_BYTES;
@@ -124,10 +100,12 @@ static cudaError_t chase_work(cudaStream_t stream, void *arg)
     return lab05_launch_chase(r->cursor, r->steps, target, r->blocks, stream);
 }
 
+/* GPU @p reader follows the chain at @p base (owned by GPU @p owner, -1: the host). */
 static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route route,
-                  unsigned long long base)
+                  const void *base_ptr)
 {
     const lab05 *L = ctx->lab;
+    const unsigned long long base = (unsigned long long)(uintptr_t)base_ptr;
     chase_run r = {NULL, L->quick ? 20000 : 50000, L->gpu[reader].sms, 1, 0};
     r.stride = r.blocks / (L->reps + 1) > 0 ? r.blocks / (L->reps + 1) : 1;
     unsigned long long got = base + (unsigned long long)c->seq[0] * NODE_BYTES;
@@ -143,18 +121,15 @@ static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route
     CUDA_CHECK(cudaStreamDestroy(stream));
     CUDA_CHECK(cudaFree(r.cursor));
     const size_t steps = (size_t)r.calls * (size_t)r.steps;
-    const unsigned long long want = base + (unsigned long long)c->seq[steps % c->nodes] * NODE_BYTES;
-    lab_row row = lab_row_empty("pointer_chase", "chase");
-    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
-    lab_row_set(row.mode, sizeof row.mode, "%s", c->mode);
+    const unsigned long long want =
+        base + (unsigned long long)c->seq[steps % c->nodes] * NODE_BYTES;
+    const lab05_xfer ends = {.src = owner, .dst = reader, .bytes = c->nodes * NODE_BYTES};
+    lab_row row = lab05_row("pointer_chase", "chase", &ends, route, c->mode);
     char whose[16] = "the host";
     if (owner >= 0)
         snprintf(whose, sizeof whose, "GPU %d", owner);
     lab_row_set(row.detail, sizeof row.detail, "GPU %d follows a chain in %s's memory; "
                 "time per load", reader, whose);
-    row.src = owner;
-    row.dst = reader;
-    row.bytes = c->nodes * NODE_BYTES;
     row.count = r.steps;
     row.us = timing.us;
     row.us.median /= (double)r.steps;
@@ -173,31 +148,18 @@ static void chase_gpu(lab_ctx *ctx, const chain *c, int g, unsigned long long *i
     void *base = NULL;
     CUDA_CHECK(cudaSetDevice(g));
     CUDA_CHECK(cudaMalloc(&base, c->nodes * NODE_BYTES));
-    memset(image, 0, c->nodes * NODE_BYTES);
     chain_image(c, (unsigned long long)(uintptr_t)base, image);
     CUDA_CHECK(cudaMemcpy(base, image, c->nodes * NODE_BYTES, cudaMemcpyHostToDevice));
-    chase(ctx, c, g, g, LAB_ROUTE_LOOPBACK, (unsigned long long)(uintptr_t)base);
+    chase(ctx, c, g, g, LAB_ROUTE_LOOPBACK, base);
     for (int p = 0; p < L->npairs; p++) {
         const int owner = L->pairs[2 * p], reader = L->pairs[2 * p + 1];
         if (owner != g || !lab_links_pair(&L->links, owner, reader)->p2p)
             continue;
         lab05_set_peer(owner, reader, true);
-        chase(ctx, c, reader, owner, LAB_ROUTE_PEER, (unsigned long long)(uintptr_t)base);
+        chase(ctx, c, reader, owner, LAB_ROUTE_PEER, base);
     }
     CUDA_CHECK(cudaSetDevice(g));
     CUDA_CHECK(cudaFree(base));
-}
-
-/* One chain in pinned host memory, read by GPU a over its link. */
-static void chase_host(lab_ctx *ctx, const chain *c)
-{
-    const lab05 *L = ctx->lab;
-    lab_far far;
-    CUDA_CHECK(lab_far_alloc(&far, LAB_ROUTE_HOST, L->a, -1, c->nodes * NODE_BYTES));
-    memset(far.host, 0, far.bytes);
-    chain_image(c, (unsigned long long)(uintptr_t)far.ptr, far.host);
-    chase(ctx, c, L->a, -1, LAB_ROUTE_HOST, (unsigned long long)(uintptr_t)far.ptr);
-    lab_far_free(&far);
 }
 
 int lab05_run_pointer_chase(lab_ctx *ctx)
@@ -210,33 +172,23 @@ int lab05_run_pointer_chase(lab_ctx *ctx)
         c.seq = lab_host_alloc(c.nodes, sizeof *c.seq, "the chain's order");
         unsigned long long *image = lab_host_alloc(sets[s].bytes, 1, "the chain");
         chain_order(&c, L->seed + s);
-        for (int g = 0; g < L->n; g++) {
-            bool used = g == L->a;
-            for (int p = 0; p < L->npairs; p++)
-                used |= L->pairs[2 * p] == g;
-            if (used)
+        for (int g = 0; g < L->n; g++)
+            if (L->gpu[g].ref != NULL) /* a GPU in use */
                 chase_gpu(ctx, &c, g, image);
+        if (L->hsrc.ptr != NULL) { /* one chain in pinned host memory, read by GPU a */
+            lab_far far;
+            CUDA_CHECK(lab_far_alloc(&far, LAB_ROUTE_HOST, L->a, -1, sets[s].bytes));
+            chain_image(&c, (unsigned long long)(uintptr_t)far.ptr, far.host);
+            chase(ctx, &c, L->a, -1, LAB_ROUTE_HOST, far.ptr);
+            lab_far_free(&far);
         }
-        if (L->hsrc.ptr != NULL)
-            chase_host(ctx, &c);
         free(image);
         free(c.seq);
     }
     return 0;
 }
 
-/* ------------------------------------------------------------ ping-pong -- */
-
-/* A tool such as compute-sanitizer attaches through this variable; some
- * run one kernel at a time, and a GPU-GPU ping-pong needs two at once. */
-static bool tool_attached(void)
-{
-    const char *injection = getenv("CUDA_INJECTION64_PATH");
-    return injection != NULL && injection[0] != '\0';
-}
-
-/* The host's side: answer round r once the GPU wrote it (0, or the round
- * that timed out). */
+/* The host's side: answer round r once the GPU wrote it (0, or the round that timed out). */
 static unsigned int host_answers(volatile unsigned int *to_pong, volatile unsigned int *to_ping,
                                  unsigned int total)
 {
@@ -266,23 +218,19 @@ static void zero(int dev, void *ptr, size_t bytes)
     CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-static void zero_flags(const pingpong_run *run)
+/* Flag i (0: to_pong, 1: to_ping): zero it, or read it back. */
+static unsigned int flag(const pingpong_run *run, int i, bool clear)
 {
-    unsigned int *flag[2] = {run->pp.to_pong, run->pp.to_ping};
-    for (int i = 0; i < 2; i++)
-        if (run->flags_dev[i] < 0)
-            *(volatile unsigned int *)run->host_flags[i] = 0u;
-        else
-            zero(run->flags_dev[i], flag[i], sizeof *flag[i]);
-}
-
-static unsigned int read_flag(const pingpong_run *run, int i)
-{
-    unsigned int value = 0;
-    if (run->flags_dev[i] < 0)
-        return *(volatile unsigned int *)run->host_flags[i];
-    CUDA_CHECK(cudaMemcpy(&value, i ? run->pp.to_ping : run->pp.to_pong, sizeof value,
-                          cudaMemcpyDeviceToHost));
+    unsigned int value = 0, *dev_flag = i ? run->pp.to_ping : run->pp.to_pong;
+    volatile unsigned int *host_flag = run->host_flags[i];
+    if (run->flags_dev[i] < 0 && clear)
+        *host_flag = 0u;
+    else if (run->flags_dev[i] < 0)
+        value = *host_flag;
+    else if (clear)
+        zero(run->flags_dev[i], dev_flag, sizeof *dev_flag);
+    else
+        CUDA_CHECK(cudaMemcpy(&value, dev_flag, sizeof value, cudaMemcpyDeviceToHost));
     return value;
 }
 
@@ -300,7 +248,9 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
     const lab05_pingpong *pp = &run->pp;
     lab05_pingpong_result ping, pong = {0, 0, 0};
     const unsigned int total = (unsigned int)(pp->warmup + pp->rounds);
-    zero_flags(run);
+    const char *tool = getenv("CUDA_INJECTION64_PATH");
+    for (int i = 0; i < 2; i++)
+        (void)flag(run, i, true);
     zero(pp->ping_dev, pp->ping_result, sizeof ping);
     if (pp->pong_dev >= 0)
         zero(pp->pong_dev, pp->pong_result, sizeof pong);
@@ -312,9 +262,12 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
     read_result(pp->ping_dev, pp->ping_stream, pp->ping_result, &ping);
     if (pp->pong_dev >= 0)
         read_result(pp->pong_dev, pp->pong_stream, pp->pong_result, &pong);
-    if (pp->pong_dev >= 0 && tool_attached() && ping.failed_round == 1 && pong.failed_round == 1)
-        return 1; /* neither side ever saw the other: the tool ran them in turn */
-    const unsigned int last_pong = read_flag(run, 0), last_ping = read_flag(run, 1);
+    /* A tool such as compute-sanitizer attaches through CUDA_INJECTION64_PATH; some run one
+     * kernel at a time, and then neither side of a GPU-GPU ping-pong ever sees the other. */
+    if (pp->pong_dev >= 0 && tool != NULL && tool[0] != '\0' && ping.failed_round == 1 &&
+        pong.failed_round == 1)
+        return 1;
+    const unsigned int last_pong = flag(run, 0, false), last_ping = flag(run, 1, false);
     if (lab_check(ctx, !ping.failed_round && !pong.failed_round,
                   "ping-pong %s timed out: ping stuck in round %u, pong in round %u, of %u: a "
                   "flag write did not become visible", run->variant, ping.failed_round,
@@ -338,12 +291,9 @@ static int pingpong_row(lab_ctx *ctx, const pingpong_run *run, lab_route route, 
     for (int r = -1; r < L->reps && rc == 0; r++)
         if ((rc = pingpong_once(ctx, run, &one)) == 0 && r >= 0)
             sum += (us[r] = one);
-    lab_row row = lab_row_empty("pingpong", rc == 1 ? "skipped" : run->variant);
-    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
-    lab_row_set(row.mode, sizeof row.mode, "one_way");
-    row.src = src;
-    row.dst = dst;
-    row.bytes = sizeof(unsigned int);
+    const lab05_xfer ends = {.src = src, .dst = dst, .bytes = sizeof(unsigned int)};
+    lab_row row = lab05_row("pingpong", rc == 1 ? "skipped" : run->variant, &ends, route,
+                            "one_way");
     if (rc == 1)
         lab_row_set(row.detail, sizeof row.detail, "the two kernels did not run at the same "
                     "time under the attached tool (CUDA_INJECTION64_PATH is set)");
@@ -372,8 +322,7 @@ static void pingpong_peer(lab_ctx *ctx, int a, int b, int rounds)
         CUDA_CHECK(cudaMalloc((void **)&res[i], sizeof *res[i]));
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream[i], cudaStreamNonBlocking));
     }
-    /* write_remote: each side writes into the other's memory and polls its
-     * own; poll_remote: each writes its own and polls the other's. */
+    /* write_remote: each writes into the other's memory, polls its own; poll_remote: reversed. */
     pingpong_run run = {{a, stream[0], b, stream[1], flags[1], flags[0], 100, rounds,
                          PINGPONG_TIMEOUT_NS, res[0], res[1]}, {b, a}, {NULL, NULL},
                         "write_remote"};

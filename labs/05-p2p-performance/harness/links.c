@@ -1,8 +1,7 @@
 /**
  * @file links.c
- * @brief The link experiment: the datasheet rates (TODO 05.1, checked
- *        against common/link.h), each GPU's PCIe link and NVLinks, and each
- *        pair's path and peak, as rows.
+ * @brief The link experiment: the datasheet rates (TODO 05.1, checked against common/link.h),
+ *        each GPU's PCIe link and NVLinks, and each pair's path and peak, as rows.
  */
 #include "lab05.h"
 
@@ -18,24 +17,23 @@ static lab_row link_row(const char *variant, int src, int dst, const char *detai
     return row;
 }
 
-static void number(lab_ctx *ctx, const char *variant, int src, int dst, double value,
-                   const char *detail)
+/* Emit a row whose value is @p value; the row as stored, for a number to add. */
+static lab_row *number(lab_ctx *ctx, const char *variant, int src, int dst, double value,
+                       const char *detail)
 {
     lab_row row = link_row(variant, src, dst, detail);
     lab_row_set(row.value, sizeof row.value, "%g", value);
-    lab_emit(ctx, &row);
+    return lab_emit(ctx, &row);
 }
 
 /* A datasheet rate from the student's arithmetic beside common/link.h's. */
 static void datasheet(lab_ctx *ctx, const char *variant, double got, double want,
                       const char *detail)
 {
-    lab_row row = link_row(variant, -1, -1, detail);
-    lab_row_set(row.value, sizeof row.value, "%g", got);
-    row.verified = fabs(got - want) <= 1e-9 * want;
-    lab_check(ctx, row.verified, "TODO 05.1: %s is %g GB/s, the datasheet arithmetic gives %g",
-              variant, got, want);
-    lab_emit(ctx, &row);
+    const int ok = fabs(got - want) <= 1e-9 * want;
+    lab_check(ctx, ok, "TODO 05.1: %s is %g GB/s, the datasheet arithmetic gives %g", variant,
+              got, want);
+    number(ctx, variant, -1, -1, got, detail)->verified = ok;
 }
 
 static void datasheets(lab_ctx *ctx)
@@ -81,7 +79,8 @@ static void gpu_rows(lab_ctx *ctx, const lab_gpu_link *g, int dev)
     }
     number(ctx, "pcie_gen", dev, -1, g->pcie_gen, from);
     number(ctx, "pcie_width", dev, -1, g->pcie_width, from);
-    number(ctx, "pcie_gen_now", dev, -1, g->pcie_gen_now, "at the query (an idle link trains down)");
+    number(ctx, "pcie_gen_now", dev, -1, g->pcie_gen_now,
+           "at the query (an idle link trains down)");
     number(ctx, "pcie_width_now", dev, -1, g->pcie_width_now, "at the query");
     lab_row row = link_row("host_peak_gbps", dev, -1, "");
     lab_row_set(row.route, sizeof row.route, "host");
@@ -113,10 +112,7 @@ static void pair_rows(lab_ctx *ctx, const lab05 *L, int a, int b)
         snprintf(detail, sizeof detail, "PCIe (the slower of the two GPUs' links)");
     else
         snprintf(detail, sizeof detail, "%s", L->links.nvml_status);
-    row = link_row("peak_gbps", a, b, detail);
-    row.peak_gbps = l->peak_gbps;
-    lab_row_set(row.value, sizeof row.value, "%g", l->peak_gbps);
-    lab_emit(ctx, &row);
+    number(ctx, "peak_gbps", a, b, l->peak_gbps, detail)->peak_gbps = l->peak_gbps;
     number(ctx, "pcie_peak_gbps", a, b, l->pcie_peak_gbps,
            "the host path (peer access off) is bounded by PCIe");
 }

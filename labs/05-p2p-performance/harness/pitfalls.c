@@ -1,17 +1,13 @@
 /**
  * @file pitfalls.c
- * @brief The usual ways a measurement goes wrong, each timed the right way
- *        and the wrong way on the same copy: no warm-up, host timers
- *        (TODO 05.6), a synchronize after every copy, the legacy default
- *        stream, several streams on one link, the chapter's PreferL1 tip
- *        (TODO 05.7), and pageable host memory.
- *
- * Each runs on the one pair (a -> b: peer access on where it exists) and on
- * GPU a's host link (host -> GPU a), whichever this machine has.
+ * @brief The usual ways a measurement goes wrong, each timed the right way and the wrong way
+ *        on the same copy: no warm-up, host timers (TODO 05.6), a synchronize after every copy,
+ *        the legacy default stream, several streams on one link, the chapter's PreferL1 tip
+ *        (TODO 05.7), pageable host memory. Each runs on the one pair (a -> b: peer access on
+ *        where it exists) and on GPU a's host link (host -> GPU a), whichever this machine has.
  */
 #include "lab05.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -24,18 +20,15 @@
 /** How long the busy kernel of the default-stream experiment runs. */
 #define BUSY_NS 2000000ULL
 
-/* The pitfall's transfer by this route, with peer access set to match; on
- * the host link a push is GPU a's kernel storing to host memory. */
+/* The transfer by @p route, peer access set to match; on the host link a push is GPU a's. */
 static lab05_xfer pitfall_xfer(const lab05 *L, lab05_method method, lab_route route,
                                size_t bytes)
 {
-    int src, dst;
-    lab05_route_ends(L, route, &src, &dst);
-    if (route != LAB_ROUTE_HOST)
-        lab05_set_peer(L->a, L->b, route == LAB_ROUTE_PEER);
-    else if (method == LAB05_SM_PUSH)
-        src = L->a, dst = -1;
-    return lab05_xfer_make(L, method, src, dst, bytes);
+    if (route == LAB_ROUTE_HOST)
+        return method == LAB05_SM_PUSH ? lab05_xfer_make(L, method, L->a, -1, bytes)
+                                       : lab05_xfer_make(L, method, -1, L->a, bytes);
+    lab05_set_peer(L->a, L->b, route == LAB_ROUTE_PEER);
+    return lab05_xfer_make(L, method, L->a, L->b, bytes);
 }
 
 static cudaStream_t new_stream(const lab05_xfer *t)
@@ -46,14 +39,15 @@ static cudaStream_t new_stream(const lab05_xfer *t)
     return stream;
 }
 
-/* Run @p one on every route of the one-pair pitfalls (peer_off only when @p off_too). */
-static int each_route(lab_ctx *ctx, void (*one)(lab_ctx *, lab_route), bool off_too)
+/* Run @p one on the pair's route (peer, or peer_off without P2P), then on the host link. */
+static int each_route(lab_ctx *ctx, void (*one)(lab_ctx *, lab_route))
 {
-    lab_route routes[2];
-    const int n = lab05_pitfall_routes(ctx->lab, routes);
-    for (int i = 0; i < n; i++)
-        if (off_too || routes[i] != LAB_ROUTE_PEER_OFF)
-            one(ctx, routes[i]);
+    const lab05 *L = ctx->lab;
+    if (L->b >= 0)
+        one(ctx, lab_links_pair(&L->links, L->a, L->b)->p2p ? LAB_ROUTE_PEER
+                                                             : LAB_ROUTE_PEER_OFF);
+    if (L->hsrc.ptr != NULL)
+        one(ctx, LAB_ROUTE_HOST);
     return 0;
 }
 
@@ -66,72 +60,57 @@ static void emit(lab_ctx *ctx, const char *experiment, const char *variant, cons
     lab05_emit_samples(ctx, &row, us, count, ops, verified, lab05_peak(ctx->lab, t, route));
 }
 
-/* --------------------------------------------------------------- warm-up -- */
-
-/* One call timed twice: by events (GPU time) and by the host clock around
- * the call and a synchronize (what the program waits for). */
-static void timed_call(const lab05_xfer *t, cudaStream_t stream, lab_timer *timer,
-                       double *event_us, double *host_us)
-{
-    float ms = 0.0f;
-    const double t0 = lab_host_seconds();
-    CUDA_CHECK(lab_timer_start(timer, stream));
-    CUDA_CHECK(lab05_xfer_enqueue(t, stream));
-    CUDA_CHECK(lab_timer_stop(timer, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    *host_us = (lab_host_seconds() - t0) * 1e6;
-    CUDA_CHECK(lab_timer_elapsed_ms(timer, &ms));
-    *event_us = 1e3 * (double)ms;
-}
-
-static void warmup_one(lab_ctx *ctx, lab05_method method, lab_route route)
-{
-    const lab05 *L = ctx->lab;
-    const lab05_xfer t = pitfall_xfer(L, method, route, WARMUP_BYTES);
-    double first_event, first_host;
-    double *event = lab_host_alloc((size_t)L->reps, sizeof *event, "samples");
-    double *host = lab_host_alloc((size_t)L->reps, sizeof *host, "samples");
-    lab_timer timer;
-    lab05_xfer_clear(&t);
-    cudaStream_t stream = new_stream(&t);
-    CUDA_CHECK(lab_timer_create(&timer));
-    timed_call(&t, stream, &timer, &first_event, &first_host); /* the very first call */
-    for (int r = 0; r < L->reps; r++)
-        timed_call(&t, stream, &timer, &event[r], &host[r]);
-    lab_timer_destroy(&timer);
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    const int ok = lab05_xfer_verify(L, &t);
-    char variant[32];
-    snprintf(variant, sizeof variant, "%s_event", lab05_method_name(method));
-    emit(ctx, "warmup", variant, "first", &t, route, &first_event, 1, 1, ok, "");
-    emit(ctx, "warmup", variant, "steady", &t, route, event, L->reps, 1, ok, "");
-    snprintf(variant, sizeof variant, "%s_host", lab05_method_name(method));
-    emit(ctx, "warmup", variant, "first", &t, route, &first_host, 1, 1, ok, "");
-    emit(ctx, "warmup", variant, "steady", &t, route, host, L->reps, 1, ok, "");
-    free(event);
-    free(host);
-}
-
+/* The copy engine, and the SM copy's first launch (a kernel cannot reach a peer without
+ * peer access); sample 0 of each clock is the very first call. */
 static void warmup_route(lab_ctx *ctx, lab_route route)
 {
-    warmup_one(ctx, LAB05_CE, route);
-    if (route != LAB_ROUTE_PEER_OFF)
-        warmup_one(ctx, LAB05_SM_PUSH, route); /* the kernel's first launch */
+    const lab05 *L = ctx->lab;
+    const int n = L->reps + 1;
+    for (int m = 0; m < (route == LAB_ROUTE_PEER_OFF ? 1 : 2); m++) {
+        const lab05_method method = m ? LAB05_SM_PUSH : LAB05_CE;
+        const lab05_xfer t = pitfall_xfer(L, method, route, WARMUP_BYTES);
+        double *us = lab_host_alloc(2 * (size_t)n, sizeof *us, "samples"); /* event, host */
+        lab_timer timer;
+        lab05_xfer_clear(&t);
+        cudaStream_t stream = new_stream(&t);
+        CUDA_CHECK(lab_timer_create(&timer));
+        for (int r = 0; r < n; r++) { /* by events, and by the host clock with a synchronize */
+            float ms = 0.0f;
+            const double t0 = lab_host_seconds();
+            CUDA_CHECK(lab_timer_start(&timer, stream));
+            CUDA_CHECK(lab05_xfer_enqueue(&t, stream));
+            CUDA_CHECK(lab_timer_stop(&timer, stream));
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+            us[n + r] = (lab_host_seconds() - t0) * 1e6;
+            CUDA_CHECK(lab_timer_elapsed_ms(&timer, &ms));
+            us[r] = 1e3 * (double)ms;
+        }
+        lab_timer_destroy(&timer);
+        CUDA_CHECK(cudaStreamDestroy(stream));
+        const int ok = lab05_xfer_verify(L, &t);
+        for (int k = 0; k < 2; k++) {
+            char variant[32];
+            snprintf(variant, sizeof variant, "%s_%s", lab05_method_name(method),
+                     k ? "host" : "event");
+            emit(ctx, "warmup", variant, "first", &t, route, &us[k * n], 1, 1, ok, "");
+            emit(ctx, "warmup", variant, "steady", &t, route, &us[k * n + 1], L->reps, 1, ok, "");
+        }
+        free(us);
+    }
 }
 
 int lab05_run_warmup(lab_ctx *ctx)
 {
-    return each_route(ctx, warmup_route, true);
+    return each_route(ctx, warmup_route);
 }
 
-/* ------------------------------------------------------------ CPU timers -- */
-
-/** The host's clocks the chapter names: wall time, and the process's CPU time. */
-typedef enum host_clock { WALL_MONOTONIC, WALL_GETTIMEOFDAY, CPU_CLOCK } host_clock;
+/** What times a copy: events, the student's host timer (TODO 05.6), or a host clock. */
+typedef enum host_clock { BY_EVENTS, BY_STUDENT, WALL_MONOTONIC, WALL_GETTIMEOFDAY, CPU_CLOCK }
+    host_clock;
 /** How the CPU waits for the copy: not at all, cudaStreamSynchronize, or a blocking-sync event. */
 typedef enum host_wait { WAIT_NONE, WAIT_STREAM, WAIT_BLOCKING } host_wait;
 
-/** One way of timing a copy from the host. */
+/** One way of timing a copy. */
 typedef struct host_timing {
     const char *variant; /**< the rows' variant */
     host_clock clock;    /**< which clock */
@@ -139,8 +118,12 @@ typedef struct host_timing {
     const char *detail;  /**< the rows' detail */
 } host_timing;
 
-/* host_no_sync and host_sync come from the student's lab05_time_on_host (TODO 05.6). */
+/* Each sample takes one copy of each, in this order. */
 static const host_timing host_timings[] = {
+    {"event", BY_EVENTS, WAIT_NONE, "cudaEventRecord before and after the copy"},
+    {"host_no_sync", BY_STUDENT, WAIT_NONE,
+     "host clock around the copy call alone: measures the enqueue"},
+    {"host_sync", BY_STUDENT, WAIT_STREAM, "host clock around the copy and cudaStreamSynchronize"},
     {"host_block", WALL_MONOTONIC, WAIT_BLOCKING,
      "clock_gettime (wall time) around the copy and a blocking-sync event: the CPU sleeps"},
     {"gettimeofday_no_sync", WALL_GETTIMEOFDAY, WAIT_NONE,
@@ -168,10 +151,30 @@ static double clock_us(host_clock which)
     }
 }
 
-/* One copy timed from the host; the stream is idle again when it returns. */
-static double host_timed(const lab05_xfer *t, cudaStream_t stream, cudaEvent_t done,
-                         const host_timing *h)
+/* lab_work_fn for the student's timer: make the transfer's GPU current, queue it. */
+static cudaError_t xfer_work(cudaStream_t stream, void *arg)
 {
+    CUDA_TRY(cudaSetDevice(lab05_xfer_device(arg)));
+    return lab05_xfer_enqueue(arg, stream);
+}
+
+/* One copy timed the way @p h says; the stream is idle again when it returns. */
+static double host_timed(lab05_xfer *t, cudaStream_t stream, lab_timer *timer,
+                         cudaEvent_t done, const host_timing *h)
+{
+    float ms = 0.0f;
+    double us = 0.0;
+    if (h->clock == BY_EVENTS) { /* right: events on the stream */
+        CUDA_CHECK(lab_timer_start(timer, stream));
+        CUDA_CHECK(lab05_xfer_enqueue(t, stream));
+        CUDA_CHECK(lab_timer_stop(timer, stream));
+        CUDA_CHECK(lab_timer_elapsed_ms(timer, &ms));
+        return 1e3 * (double)ms;
+    }
+    if (h->clock == BY_STUDENT) {
+        CUDA_CHECK(lab05_time_on_host(xfer_work, t, stream, h->wait == WAIT_STREAM, &us));
+        return us;
+    }
     const double t0 = clock_us(h->clock);
     CUDA_CHECK(lab05_xfer_enqueue(t, stream));
     if (h->wait == WAIT_STREAM)
@@ -180,7 +183,7 @@ static double host_timed(const lab05_xfer *t, cudaStream_t stream, cudaEvent_t d
         CUDA_CHECK(cudaEventRecord(done, stream));
         CUDA_CHECK(cudaEventSynchronize(done)); /* cudaEventBlockingSync: the thread sleeps */
     }
-    const double us = clock_us(h->clock) - t0;
+    us = clock_us(h->clock) - t0;
     CUDA_CHECK(cudaStreamSynchronize(stream));
     return us > 0.0 ? us : 1e-3; /* below the clock's resolution */
 }
@@ -188,7 +191,7 @@ static double host_timed(const lab05_xfer *t, cudaStream_t stream, cudaEvent_t d
 static void cpu_timer_one(lab_ctx *ctx, lab_route route)
 {
     const lab05 *L = ctx->lab;
-    enum { KINDS = 3 + sizeof host_timings / sizeof host_timings[0] };
+    enum { KINDS = sizeof host_timings / sizeof host_timings[0] };
     lab05_xfer t = pitfall_xfer(L, LAB05_CE, route, LAB05_PITFALL_BYTES);
     double *us = lab_host_alloc(KINDS * (size_t)L->reps, sizeof *us, "samples");
     lab_timer timer;
@@ -199,75 +202,54 @@ static void cpu_timer_one(lab_ctx *ctx, lab_route route)
     CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventBlockingSync | cudaEventDisableTiming));
     CUDA_CHECK(lab05_xfer_enqueue(&t, stream)); /* warm-up */
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (int r = 0; r < L->reps; r++) {
-        float ms = 0.0f;
-        CUDA_CHECK(lab_timer_start(&timer, stream)); /* right: events on the stream */
-        CUDA_CHECK(lab05_xfer_enqueue(&t, stream));
-        CUDA_CHECK(lab_timer_stop(&timer, stream));
-        CUDA_CHECK(lab_timer_elapsed_ms(&timer, &ms));
-        us[r] = 1e3 * (double)ms;
-        CUDA_CHECK(lab05_time_on_host(lab05_xfer_work, &t, stream, false, &us[L->reps + r]));
-        CUDA_CHECK(lab05_time_on_host(lab05_xfer_work, &t, stream, true, &us[2 * L->reps + r]));
-        for (int k = 3; k < KINDS; k++)
-            us[k * L->reps + r] = host_timed(&t, stream, done, &host_timings[k - 3]);
-    }
+    for (int r = 0; r < L->reps; r++)
+        for (int k = 0; k < KINDS; k++)
+            us[k * L->reps + r] = host_timed(&t, stream, &timer, done, &host_timings[k]);
     CUDA_CHECK(cudaEventDestroy(done));
     lab_timer_destroy(&timer);
     CUDA_CHECK(cudaStreamDestroy(stream));
     const int ok = lab05_xfer_verify(L, &t);
-    emit(ctx, "cpu_timer", "event", "one_way", &t, route, us, L->reps, 1, ok,
-         "cudaEventRecord before and after the copy");
-    emit(ctx, "cpu_timer", "host_no_sync", "one_way", &t, route, us + L->reps, L->reps, 1, ok,
-         "host clock around the copy call alone: measures the enqueue");
-    emit(ctx, "cpu_timer", "host_sync", "one_way", &t, route, us + 2 * L->reps, L->reps, 1, ok,
-         "host clock around the copy and cudaStreamSynchronize");
-    for (int k = 3; k < KINDS; k++)
-        emit(ctx, "cpu_timer", host_timings[k - 3].variant, "one_way", &t, route,
-             us + k * L->reps, L->reps, 1, ok, host_timings[k - 3].detail);
+    for (int k = 0; k < KINDS; k++)
+        emit(ctx, "cpu_timer", host_timings[k].variant, "one_way", &t, route, us + k * L->reps,
+             L->reps, 1, ok, host_timings[k].detail);
     free(us);
 }
 
 int lab05_run_cpu_timer(lab_ctx *ctx)
 {
-    return each_route(ctx, cpu_timer_one, true);
+    return each_route(ctx, cpu_timer_one);
 }
-
-/* ------------------------------------------------------ CPU in the loop -- */
 
 static void cpu_sync_size(lab_ctx *ctx, lab_route route, size_t bytes)
 {
     const lab05 *L = ctx->lab;
     const lab05_xfer t = pitfall_xfer(L, LAB05_CE, route, bytes);
     const int ops = bytes <= ((size_t)1 << 20) ? 64 : bytes <= ((size_t)16 << 20) ? 16 : 4;
-    double *queued = lab_host_alloc(2 * (size_t)L->reps, sizeof *queued, "samples");
-    double *each = queued + L->reps;
+    double *us = lab_host_alloc(2 * (size_t)L->reps, sizeof *us, "samples"); /* queued, each */
     lab05_xfer_clear(&t);
     cudaStream_t stream = new_stream(&t);
-    for (int r = -1; r < L->reps; r++) { /* r = -1 warms up */
-        double t0 = lab_host_seconds();
-        for (int i = 0; i < ops; i++)
-            CUDA_CHECK(lab05_xfer_enqueue(&t, stream));
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        double t1 = lab_host_seconds();
-        if (r >= 0)
-            queued[r] = (t1 - t0) * 1e6 / ops;
-        t0 = lab_host_seconds();
-        for (int i = 0; i < ops; i++) {
-            CUDA_CHECK(lab05_xfer_enqueue(&t, stream));
-            CUDA_CHECK(cudaStreamSynchronize(stream)); /* the CPU waits for each copy */
+    for (int r = -1; r < L->reps; r++) /* r = -1 warms up */
+        for (int each = 0; each < 2; each++) {
+            const double t0 = lab_host_seconds();
+            for (int i = 0; i < ops; i++) {
+                CUDA_CHECK(lab05_xfer_enqueue(&t, stream));
+                if (each) /* the CPU waits for each copy */
+                    CUDA_CHECK(cudaStreamSynchronize(stream));
+            }
+            if (!each)
+                CUDA_CHECK(cudaStreamSynchronize(stream));
+            if (r >= 0)
+                us[each * L->reps + r] = (lab_host_seconds() - t0) * 1e6 / ops;
         }
-        t1 = lab_host_seconds();
-        if (r >= 0)
-            each[r] = (t1 - t0) * 1e6 / ops;
-    }
     CUDA_CHECK(cudaStreamDestroy(stream));
     const int ok = lab05_xfer_verify(L, &t);
     char detail[96];
     snprintf(detail, sizeof detail, "%d copies queued; one synchronize at the end", ops);
-    emit(ctx, "cpu_sync", "queued", "one_way", &t, route, queued, L->reps, ops, ok, detail);
+    emit(ctx, "cpu_sync", "queued", "one_way", &t, route, us, L->reps, ops, ok, detail);
     snprintf(detail, sizeof detail, "%d copies; cudaStreamSynchronize after each", ops);
-    emit(ctx, "cpu_sync", "sync_each", "one_way", &t, route, each, L->reps, ops, ok, detail);
-    free(queued);
+    emit(ctx, "cpu_sync", "sync_each", "one_way", &t, route, us + L->reps, L->reps, ops, ok,
+         detail);
+    free(us);
 }
 
 static void cpu_sync_route(lab_ctx *ctx, lab_route route)
@@ -282,24 +264,20 @@ static void cpu_sync_route(lab_ctx *ctx, lab_route route)
 
 int lab05_run_cpu_sync(lab_ctx *ctx)
 {
-    return each_route(ctx, cpu_sync_route, true);
+    return each_route(ctx, cpu_sync_route);
 }
 
-/* ------------------------------------------------ legacy default stream -- */
-
-/* Both directions at once: in one legacy default stream, or one
- * non-blocking stream each. */
+/* Both directions at once: in one legacy default stream, or one non-blocking stream each. */
 static void both_ways(lab_ctx *ctx, lab_route route, bool legacy)
 {
     const lab05 *L = ctx->lab;
-    lab05_job job = lab05_job_one(L, pitfall_xfer(L, LAB05_CE, route, LAB05_PITFALL_BYTES), route, 1);
+    lab05_job job = lab05_job_one(L, pitfall_xfer(L, LAB05_CE, route, LAB05_PITFALL_BYTES),
+                                  route, 1);
     job.t[1] = lab05_xfer_make(L, LAB05_CE, job.t[0].dst, job.t[0].src, LAB05_PITFALL_BYTES);
     job.n = 2;
     job.join = true;
     job.legacy = legacy;
     job.gate = false;
-    lab05_result res;
-    lab05_time_job(ctx, &job, &res);
     lab_row row = lab05_row("default_stream", legacy ? "legacy" : "nonblocking", &job.t[0],
                             route, "both_ways");
     lab_row_set(row.detail, sizeof row.detail, legacy
@@ -307,11 +285,11 @@ static void both_ways(lab_ctx *ctx, lab_route route, bool legacy)
                       "serializes them, whichever it is"
                     : "one non-blocking stream per direction (on GPU %d and its partner)",
                 lab05_xfer_device(&job.t[0]));
-    lab05_emit_job(ctx, &row, &job, &res, 2, 2);
+    lab05_run_job(ctx, &job, &row, 2, 2);
 }
 
-/* A kernel runs in an ordinary (blocking) stream: how long until a copy
- * issued meanwhile is done? The legacy default stream waits for it. */
+/* A kernel runs in an ordinary (blocking) stream: how long until a copy issued meanwhile is
+ * done? The legacy default stream waits for it. */
 static void beside_busy_kernel(lab_ctx *ctx, lab_route route, bool legacy)
 {
     const lab05 *L = ctx->lab;
@@ -348,10 +326,8 @@ static void default_stream_route(lab_ctx *ctx, lab_route route)
 
 int lab05_run_default_stream(lab_ctx *ctx)
 {
-    return each_route(ctx, default_stream_route, true);
+    return each_route(ctx, default_stream_route);
 }
-
-/* --------------------------------------------------- streams on one link -- */
 
 static void streams_one(lab_ctx *ctx, lab_route route)
 {
@@ -359,26 +335,28 @@ static void streams_one(lab_ctx *ctx, lab_route route)
     const lab05_xfer whole = pitfall_xfer(L, LAB05_CE, route, STREAM_CHUNK);
     for (int k = 1; k <= LAB05_MAX_STREAMS && (size_t)k * STREAM_CHUNK <= L->buf_bytes; k *= 2) {
         lab05_job job = lab05_job_one(L, whole, route, 1);
-        for (int i = 0; i < k; i++) /* each stream copies its own slice */
-            job.t[i] = lab05_xfer_slice(whole, (size_t)i * STREAM_CHUNK, STREAM_CHUNK);
+        for (int i = 0; i < k; i++) { /* each stream copies its own slice */
+            const size_t offset = (size_t)i * STREAM_CHUNK;
+            job.t[i] = whole;
+            job.t[i].from = (const char *)whole.from + offset;
+            job.t[i].to = (char *)whole.to + offset;
+            job.t[i].to_host = whole.to_host ? (char *)whole.to_host + offset : NULL;
+            job.t[i].ref = whole.ref + offset;
+        }
         job.n = k;
         job.join = true;
-        lab05_result res;
-        lab05_time_job(ctx, &job, &res);
         lab_row row = lab05_row("streams", "ce", &whole, route, "one_way");
         lab_row_set(row.value, sizeof row.value, "%d", k);
         lab_row_set(row.detail, sizeof row.detail, "%d stream(s) on GPU %d each copy their own "
                     "slice at once; GB/s is the total", k, lab05_xfer_device(&whole));
-        lab05_emit_job(ctx, &row, &job, &res, k, 1);
+        lab05_run_job(ctx, &job, &row, k, 1);
     }
 }
 
 int lab05_run_streams(lab_ctx *ctx)
 {
-    return each_route(ctx, streams_one, true);
+    return each_route(ctx, streams_one);
 }
-
-/* ------------------------------------------------------ PreferL1 on/off -- */
 
 static void preferl1_one(lab_ctx *ctx, lab_route route, lab05_method method)
 {
@@ -397,21 +375,17 @@ static void preferl1_one(lab_ctx *ctx, lab_route route, lab05_method method)
         enum cudaFuncCache applied = cudaFuncCachePreferEqual;
         CUDA_CHECK(cudaGetDevice(&current));
         CUDA_CHECK(cudaDeviceGetCacheConfig(&applied));
-        const int kept = current == dev && applied == configs[c];
-        if (!kept)
+        lab_row row = lab05_row("preferl1", lab05_method_name(method), &t, route, "one_way");
+        row.verified = current == dev && applied == configs[c]; /* kept by lab05_run_job */
+        if (!row.verified)
             fprintf(stderr, "05-p2p-performance: error: lab05_set_cache_config(%d, %s) left GPU %d "
                     "current with setting %d\n", dev, names[c], current, (int)applied);
         CUDA_CHECK(cudaSetDevice(dev));
         lab05_job job = lab05_job_one(L, t, route, 1);
-        lab05_result res;
-        lab05_time_job(ctx, &job, &res);
-        res.verified &= kept;
-        lab_row row = lab05_row("preferl1", lab05_method_name(method), &t, route, "one_way");
         lab_row_set(row.value, sizeof row.value, "%s", names[c]);
-        lab_row_set(row.detail, sizeof row.detail, "cudaDeviceSetCacheConfig(%s) on GPU %d; "
-                    "where the kernel runs", c ? "cudaFuncCachePreferL1" : "cudaFuncCachePreferNone",
-                    dev);
-        lab05_emit_job(ctx, &row, &job, &res, 1, 1);
+        lab_row_set(row.detail, sizeof row.detail, "cudaDeviceSetCacheConfig(cudaFuncCache%s) on "
+                    "GPU %d; where the kernel runs", c ? "PreferL1" : "PreferNone", dev);
+        lab05_run_job(ctx, &job, &row, 1, 1);
     }
     CUDA_CHECK(lab05_set_cache_config(dev, saved)); /* leave the GPU as it was */
 }
@@ -419,19 +393,18 @@ static void preferl1_one(lab_ctx *ctx, lab_route route, lab05_method method)
 /* A kernel cannot reach a peer without peer access: no peer_off route. */
 static void preferl1_route(lab_ctx *ctx, lab_route route)
 {
+    if (route == LAB_ROUTE_PEER_OFF)
+        return;
     preferl1_one(ctx, route, LAB05_SM_PULL);
     preferl1_one(ctx, route, LAB05_SM_PUSH);
 }
 
 int lab05_run_preferl1(lab_ctx *ctx)
 {
-    return each_route(ctx, preferl1_route, false);
+    return each_route(ctx, preferl1_route);
 }
 
-/* ------------------------------------------------------ pageable memory -- */
-
-/* Host memory the driver has not pinned: it copies through a pinned
- * staging buffer of its own, chunk by chunk. */
+/* Memory the driver has not pinned: it copies through a pinned staging buffer, chunk by chunk. */
 static void pageable_one(lab_ctx *ctx, bool to_gpu, bool pageable)
 {
     const lab05 *L = ctx->lab;
@@ -444,16 +417,12 @@ static void pageable_one(lab_ctx *ctx, bool to_gpu, bool pageable)
     } else if (mem) {
         t.to = t.to_host = mem;
     }
-    double *us = lab_host_alloc((size_t)L->reps, sizeof *us, "samples");
-    lab05_xfer_clear(&t);
-    cudaStream_t stream = new_stream(&t);
-    lab05_host_clock(&t, stream, L->reps, us);
-    CUDA_CHECK(cudaStreamDestroy(stream));
-    emit(ctx, "pageable", pageable ? "pageable" : "pinned", "one_way", &t, LAB_ROUTE_HOST, us,
-         L->reps, 1, lab05_xfer_verify(L, &t),
-         pageable ? "malloc'd host memory: the driver stages it through pinned buffers"
-                  : "cudaHostAlloc'd (pinned) host memory: the copy engine reads it directly");
-    free(us);
+    lab_row row = lab05_row("pageable", pageable ? "pageable" : "pinned", &t, LAB_ROUTE_HOST,
+                            "one_way");
+    lab_row_set(row.detail, sizeof row.detail, "%s", pageable
+                ? "malloc'd host memory: the driver stages it through pinned buffers"
+                : "cudaHostAlloc'd (pinned) host memory: the copy engine reads it directly");
+    lab05_emit_host_clocked(ctx, &row, &t, L->reps, lab05_peak(L, &t, LAB_ROUTE_HOST));
     free(mem);
 }
 

@@ -1,14 +1,12 @@
 /**
  * @file transfer.c
- * @brief Transfers and jobs: queueing, timing (common/repeat.h behind the
- *        launch gate), verification, and rows with their rates (TODO 05.2).
+ * @brief Transfers and jobs: queueing, timing, verification, and rows with their rates
+ *        (TODO 05.2).
  *
- * One sample of a job of n transfers:
- *   gate (holds stream 0) -> start event -> fork: streams 1.. wait for
- *   stream 0 -> ops rounds of every transfer -> join: stream 0 waits for
- *   the others -> stop event; the host opens the gate once all is queued.
- * Without join the other transfers only load the link while transfer 0 is
- * timed (nvbandwidth's bidirectional measurement).
+ * One sample of a job of n transfers: gate (holds stream 0) -> start event -> fork: streams 1..
+ * wait for stream 0 -> ops rounds of every transfer -> join: stream 0 waits for the others -> stop
+ * event; the host opens the gate once all is queued. Without join the other transfers only load the
+ * link while transfer 0 is timed (nvbandwidth's bidirectional measurement).
  */
 #include "lab05.h"
 
@@ -23,34 +21,17 @@ const char *lab05_method_name(lab05_method method)
 
 int lab05_xfer_device(const lab05_xfer *t)
 {
-    if (t->method == LAB05_SM_PULL || t->src < 0)
-        return t->dst;
-    return t->src;
+    return t->method == LAB05_SM_PULL || t->src < 0 ? t->dst : t->src;
 }
 
 lab05_xfer lab05_xfer_make(const lab05 *L, lab05_method method, int src, int dst, size_t bytes)
 {
-    lab05_xfer t;
-    memset(&t, 0, sizeof t);
-    t.method = method;
-    t.src = src;
-    t.dst = dst;
-    t.bytes = bytes;
-    t.from = src >= 0 ? L->gpu[src].src : L->hsrc.ptr;
-    t.ref = src >= 0 ? L->gpu[src].ref : L->href;
-    t.to = dst >= 0 ? L->gpu[dst].dst : L->hdst.ptr;
-    t.to_host = dst >= 0 ? NULL : L->hdst.host;
+    lab05_xfer t = {.method = method, .src = src, .dst = dst, .bytes = bytes,
+                    .from = src >= 0 ? L->gpu[src].src : L->hsrc.ptr,
+                    .ref = src >= 0 ? L->gpu[src].ref : L->href,
+                    .to = dst >= 0 ? L->gpu[dst].dst : L->hdst.ptr,
+                    .to_host = dst >= 0 ? NULL : L->hdst.host};
     t.blocks = L->gpu[lab05_xfer_device(&t)].blocks;
-    return t;
-}
-
-lab05_xfer lab05_xfer_slice(lab05_xfer t, size_t offset, size_t bytes)
-{
-    t.from = (const char *)t.from + offset;
-    t.to = (char *)t.to + offset;
-    t.to_host = t.to_host ? (char *)t.to_host + offset : NULL;
-    t.ref += offset;
-    t.bytes = bytes;
     return t;
 }
 
@@ -61,13 +42,6 @@ cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream)
     if (t->src >= 0 && t->dst >= 0)
         return cudaMemcpyPeerAsync(t->to, t->dst, t->from, t->src, t->bytes, stream);
     return cudaMemcpyAsync(t->to, t->from, t->bytes, cudaMemcpyDefault, stream);
-}
-
-cudaError_t lab05_xfer_work(cudaStream_t stream, void *arg)
-{
-    const lab05_xfer *t = arg;
-    CUDA_TRY(cudaSetDevice(lab05_xfer_device(t)));
-    return lab05_xfer_enqueue(t, stream);
 }
 
 void lab05_xfer_clear(const lab05_xfer *t)
@@ -96,14 +70,29 @@ int lab05_xfer_verify(const lab05 *L, const lab05_xfer *t)
     return lab_verify_bytes(what, got, t->ref, t->bytes) == 0;
 }
 
-/* ------------------------------------------------------------- jobs -- */
+void lab05_set_peer(int a, int b, bool on)
+{
+    CUDA_CHECK(lab_peer_access(a, b, on));
+    CUDA_CHECK(lab_peer_access(b, a, on));
+}
+
+double lab05_peak(const lab05 *L, const lab05_xfer *t, lab_route route)
+{
+    const lab_pair_link *pair = lab_links_pair(&L->links, t->src, t->dst);
+    switch (route) {
+    case LAB_ROUTE_HOST: return L->links.gpu[t->src >= 0 ? t->src : t->dst].host_peak_gbps;
+    case LAB_ROUTE_PEER: return pair ? pair->peak_gbps : 0.0;
+    case LAB_ROUTE_PEER_OFF: return pair ? pair->pcie_peak_gbps : 0.0;
+    default: return 0.0; /* loopback: local memory, not a link */
+    }
+}
 
 /** A job's streams and events while it is timed. */
 typedef struct job_run {
     const lab05_job *job;                /**< the transfers timed */
     cudaStream_t s[LAB05_MAX_STREAMS];   /**< one stream per transfer, on its GPU (s[0] is timed) */
     cudaEvent_t fork;                    /**< recorded on s[0]; the other streams wait for it */
-    cudaEvent_t done[LAB05_MAX_STREAMS]; /**< recorded on s[i] when it is done; s[0] waits for them */
+    cudaEvent_t done[LAB05_MAX_STREAMS]; /**< recorded on s[i] when done; s[0] waits for them */
     long calls; /**< rounds queued so far: fork on a sample's first, join on its last */
 } job_run;
 
@@ -158,80 +147,37 @@ static void job_streams(job_run *r, bool create)
         CUDA_CHECK(cudaEventDestroy(r->fork));
 }
 
-void lab05_time_job(lab_ctx *ctx, const lab05_job *job, lab05_result *res)
+/* Clear, time (one sample's worth of rounds warms up: first touches, clocks, lazy set-up)
+ * and verify; 1 when every destination holds its source data. */
+static int time_job(lab_ctx *ctx, const lab05_job *job, lab_timing *timing)
 {
-    const lab05 *L = ctx->lab;
-    job_run r;
-    memset(&r, 0, sizeof r);
-    r.job = job;
+    lab05 *L = ctx->lab;
+    job_run r = {.job = job};
     for (int i = 0; i < job->n; i++)
         lab05_xfer_clear(&job->t[i]);
     job_streams(&r, true);
-    /* One sample's worth of rounds warms up: first touches, clocks, lazy set-up. */
     const lab_plan plan = {job->ops, L->reps, job->ops, job->gate};
-    CUDA_CHECK(lab_time_work(r.s[0], &plan, job_round, &r, &res->timing));
+    CUDA_CHECK(lab_time_work(r.s[0], &plan, job_round, &r, timing));
     if (job->legacy)
         CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
     job_streams(&r, false);
-    if (job->gate && res->timing.gated == 0) /* the host could not queue ahead: stop gating */
-        ((lab05 *)ctx->lab)->ungated[job->route][job->t[0].method] = true;
-    res->verified = 1;
+    if (job->gate && timing->gated == 0) /* the host could not queue ahead: stop gating */
+        L->ungated[job->route][job->t[0].method] = true;
+    int verified = 1;
     for (int i = 0; i < job->n; i++)
-        res->verified &= lab05_xfer_verify(L, &job->t[i]);
-    lab_check(ctx, res->verified, "%s: a destination does not hold the source data",
+        verified &= lab05_xfer_verify(L, &job->t[i]);
+    lab_check(ctx, verified, "%s: a destination does not hold the source data",
               lab05_method_name(job->t[0].method));
-}
-
-int lab05_ops_for(size_t bytes)
-{
-    const size_t target = (size_t)512 << 20;
-    size_t ops = target / (bytes ? bytes : 1);
-    return ops < 1 ? 1 : ops > 64 ? 64 : (int)ops;
+    return verified;
 }
 
 lab05_job lab05_job_one(const lab05 *L, lab05_xfer t, lab_route route, int ops)
 {
-    lab05_job job;
-    memset(&job, 0, sizeof job);
-    job.t[0] = t;
-    job.n = 1;
-    job.ops = ops;
-    job.route = route;
-    /* Without peer access the driver stages the copy through host memory
-     * and the enqueue may wait for it: behind a gate it would stall. */
-    job.gate = route != LAB_ROUTE_PEER_OFF && !L->ungated[route][t.method];
+    /* Without peer access the driver stages the copy through host memory and the enqueue may
+     * wait for it: behind a gate it would stall. */
+    lab05_job job = {.t = {t}, .n = 1, .ops = ops, .route = route,
+                     .gate = route != LAB_ROUTE_PEER_OFF && !L->ungated[route][t.method]};
     return job;
-}
-
-void lab05_set_peer(int a, int b, bool on)
-{
-    CUDA_CHECK(lab_peer_access(a, b, on));
-    CUDA_CHECK(lab_peer_access(b, a, on));
-}
-
-void lab05_host_clock(const lab05_xfer *t, cudaStream_t stream, int count, double *us)
-{
-    CUDA_CHECK(cudaSetDevice(lab05_xfer_device(t)));
-    for (int i = -1; i < count; i++) { /* i = -1 warms up */
-        const double t0 = lab_host_seconds();
-        CUDA_CHECK(lab05_xfer_enqueue(t, stream));
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        if (i >= 0)
-            us[i] = (lab_host_seconds() - t0) * 1e6;
-    }
-}
-
-/* ------------------------------------------------------------- rows -- */
-
-double lab05_peak(const lab05 *L, const lab05_xfer *t, lab_route route)
-{
-    const lab_pair_link *pair = lab_links_pair(&L->links, t->src, t->dst);
-    switch (route) {
-    case LAB_ROUTE_HOST: return L->links.gpu[t->src >= 0 ? t->src : t->dst].host_peak_gbps;
-    case LAB_ROUTE_PEER: return pair ? pair->peak_gbps : 0.0;
-    case LAB_ROUTE_PEER_OFF: return pair ? pair->pcie_peak_gbps : 0.0;
-    default: return 0.0; /* loopback: local memory, not a link */
-    }
 }
 
 lab_row lab05_row(const char *experiment, const char *variant, const lab05_xfer *t,
@@ -246,11 +192,15 @@ lab_row lab05_row(const char *experiment, const char *variant, const lab05_xfer 
     return row;
 }
 
-static void emit_with_rate(lab_ctx *ctx, lab_row *row, int copies, int directions,
-                           double link_gbps)
+/* Emit the row, with its rate through TODO 05.2 unless @p copies is 0 (a latency). */
+static void emit_rate(lab_ctx *ctx, lab_row *row, int copies, int directions, double link_gbps)
 {
     lab05_rate rate;
     char size[32];
+    if (copies == 0) {
+        lab_emit(ctx, row);
+        return;
+    }
     if (lab05_count_rate(row->bytes, copies, directions, row->us.median, link_gbps, &rate) != 0) {
         lab_check(ctx, 0, "TODO 05.2: lab05_count_rate refused %s x %d copies over %d "
                   "direction(s) in %g us", lab_format_size(row->bytes, size, sizeof size), copies,
@@ -263,22 +213,20 @@ static void emit_with_rate(lab_ctx *ctx, lab_row *row, int copies, int direction
     lab_emit(ctx, row);
 }
 
-void lab05_emit_job(lab_ctx *ctx, lab_row *row, const lab05_job *job, const lab05_result *res,
-                    int copies, int directions)
+void lab05_run_job(lab_ctx *ctx, const lab05_job *job, lab_row *row, int copies, int directions)
 {
-    row->us = res->timing.us;
+    lab_timing timing;
+    const int verified = time_job(ctx, job, &timing);
+    row->us = timing.us;
     row->count = job->ops;
-    row->verified = res->verified;
-    if (res->timing.gated == 0) {
+    row->verified = verified && row->verified != 0;
+    if (timing.gated == 0) {
         char said[sizeof row->detail];
         snprintf(said, sizeof said, "%s", row->detail);
         lab_row_set(row->detail, sizeof row->detail, "%s%sungated: the host could not queue "
                     "ahead of the GPU", said, said[0] ? "; " : "");
     }
-    if (copies == 0) /* a latency: no rate */
-        lab_emit(ctx, row);
-    else
-        emit_with_rate(ctx, row, copies, directions, lab05_peak(ctx->lab, &job->t[0], job->route));
+    emit_rate(ctx, row, copies, directions, lab05_peak(ctx->lab, &job->t[0], job->route));
 }
 
 void lab05_emit_samples(lab_ctx *ctx, lab_row *row, const double *us, int count, int ops,
@@ -289,26 +237,25 @@ void lab05_emit_samples(lab_ctx *ctx, lab_row *row, const double *us, int count,
     if (lab_stats_compute(us, (size_t)count, &row->us) != 0)
         row->verified = lab_check(ctx, 0, "%s %s: a sample is not a finite number",
                                   row->experiment, row->variant) == 0;
-    if (link_gbps < 0.0) { /* a latency: no rate */
-        lab_emit(ctx, row);
-        return;
+    emit_rate(ctx, row, link_gbps < 0.0 ? 0 : 1, 1, link_gbps);
+}
+
+void lab05_emit_host_clocked(lab_ctx *ctx, lab_row *row, const lab05_xfer *t, int count,
+                             double link_gbps)
+{
+    double *us = lab_host_alloc((size_t)count, sizeof *us, "samples");
+    cudaStream_t stream;
+    lab05_xfer_clear(t);
+    CUDA_CHECK(cudaSetDevice(lab05_xfer_device(t)));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (int i = -1; i < count; i++) { /* i = -1 warms up */
+        const double t0 = lab_host_seconds();
+        CUDA_CHECK(lab05_xfer_enqueue(t, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        if (i >= 0)
+            us[i] = (lab_host_seconds() - t0) * 1e6;
     }
-    emit_with_rate(ctx, row, 1, 1, link_gbps);
-}
-
-int lab05_pitfall_routes(const lab05 *L, lab_route *routes)
-{
-    int n = 0;
-    if (L->b >= 0)
-        routes[n++] = lab_links_pair(&L->links, L->a, L->b)->p2p ? LAB_ROUTE_PEER
-                                                                  : LAB_ROUTE_PEER_OFF;
-    if (L->hsrc.ptr != NULL)
-        routes[n++] = LAB_ROUTE_HOST;
-    return n;
-}
-
-void lab05_route_ends(const lab05 *L, lab_route route, int *src, int *dst)
-{
-    *src = route == LAB_ROUTE_HOST ? -1 : L->a;
-    *dst = route == LAB_ROUTE_HOST ? L->a : L->b;
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    lab05_emit_samples(ctx, row, us, count, 1, lab05_xfer_verify(ctx->lab, t), link_gbps);
+    free(us);
 }
