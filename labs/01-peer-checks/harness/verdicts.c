@@ -54,7 +54,8 @@ static lab_verdict judge_flags(const lab_rows *rows, char *said, size_t len)
     if (pairs > 0)
         return lab_judge(accepted == 0, said, len, "flags=1 was %s on %d of %d directions with "
                          "peer access%s%s", accepted ? "accepted" : "refused",
-                         accepted ? accepted : pairs, pairs, accepted ? "" : ": ", refusal);
+                         accepted ? accepted : pairs, pairs,
+                         !refusal[0] ? "" : accepted ? "; the others return " : ": ", refusal);
     const lab_row *one = find(rows, "flags", "enable_flags_1", 0, 0);
     const lab_row *zero = find(rows, "self_access", "enable_first", 0, 0);
     if (one == NULL || zero == NULL)
