@@ -89,8 +89,9 @@ static void say_after(const char *mode, int a, int b, const float *dst, const fl
     say("after_b", cudaGetErrorName(err));
 }
 
-int lab03_fault_child(const lab_ctx *ctx, const lab03_state *st, const char *mode)
+int lab03_fault_child(const lab_ctx *ctx, const char *mode)
 {
+    const lab03_state *st = ctx->lab;
     const int a = (int)ctx->args.gpu_a, b = (int)ctx->args.gpu_b;
     const bool peer = lab03_fault_needs_b(mode);
     float *data = lab_host_alloc(FAULT_FLOATS, sizeof(float), "the fault child's data"), *dst;
