@@ -1,6 +1,6 @@
 /**
  * @file lab03.h
- * @brief Lab 03's harness: what experiments.c (options, sweeps, registry) shares with fault.c.
+ * @brief Lab 03's harness: what sweeps.c (options, sweeps, registry) shares with fault.c.
  */
 #ifndef LAB03_H
 #define LAB03_H

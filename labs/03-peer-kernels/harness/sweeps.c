@@ -1,5 +1,5 @@
 /**
- * @file experiments.c
+ * @file sweeps.c
  * @brief Lab 03's registry and measured experiments: local = 2 x far computed four ways at
  *        every size (transfer), at odd shapes (bounds) and with strided reads (stride).
  *
