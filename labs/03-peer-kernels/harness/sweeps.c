@@ -32,10 +32,9 @@ static int reps, grids[2];
 static cudaStream_t streams[2];
 static char peer_why[160]; /* why the peer route cannot run ("": it can) */
 static bool peer_said;     /* that reason was said once already */
-/* Buffers of cap floats (0: none yet) and a guard: mapped host memory (the source, the host
- * route's far result); on a the source, results, copies, the loopback route's far result; on b
- * the source. twice holds 2 x source, got (pinned) what is read back. */
-static size_t cap;
+/* Buffers of floats and a guard: mapped host memory (the source, the host route's far result);
+ * on a the source, results, copies, the loopback route's far result; on b the source. twice
+ * holds 2 x source (NULL: nothing allocated yet), got (pinned) what is read back. */
 static lab_far host_src, host_dst, src_a, dst_a, stage_a, aux_a, src_b;
 static lab_far *const all[] = {&host_src, &host_dst, &src_a, &dst_a, &stage_a, &aux_a, &src_b};
 static float *twice, *got;
@@ -112,17 +111,13 @@ static void read_options(const lab_ctx *ctx)
     st = (lab03_state){0, 0, (uint64_t)ctx->args.seed, opt_timeout, opt_hang};
 }
 
-static bool both_ways(int a, int b)
-{
-    return lab_can_access_peer(a, b) && lab_can_access_peer(b, a);
-}
-
 /* The lowest other GPU, one with peer access both ways if there is one. */
 static int partner(int gpus, int given)
 {
     for (int any = 0; any < 2; any++)
         for (int j = 0; j < gpus; j++)
-            if (j != given && (any || both_ways(given, j)))
+            if (j != given &&
+                (any || (lab_can_access_peer(given, j) && lab_can_access_peer(j, given))))
                 return j;
     return -1;
 }
@@ -141,7 +136,7 @@ static void choose_gpus(const lab_ctx *ctx)
     if (st.b < 0)
         snprintf(peer_why, sizeof peer_why, "the peer route needs two GPUs, this machine has %d",
                  ctx->gpus);
-    else if (!both_ways(st.a, st.b))
+    else if (!lab_can_access_peer(st.a, st.b) || !lab_can_access_peer(st.b, st.a))
         snprintf(peer_why, sizeof peer_why, "the peer route needs peer access both ways between "
                  "GPU %d and GPU %d", st.a, st.b);
 }
@@ -194,9 +189,9 @@ static void teardown(lab_ctx *ctx)
  * pinned read-back. */
 static void allocate(void)
 {
-    if (cap)
+    if (twice != NULL)
         return;
-    cap = (max_bytes > stride_bytes ? max_bytes : stride_bytes) / 4;
+    size_t cap = (max_bytes > stride_bytes ? max_bytes : stride_bytes) / 4;
     cap = cap > BOUNDS_FLOATS ? cap : BOUNDS_FLOATS;
     const size_t count = cap + GUARD, bytes = count * sizeof(float);
     for (int i = 0; i < 6; i++) /* the host route's two, then a's four */
@@ -333,10 +328,7 @@ static lab_row *run_task(lab_ctx *ctx, const char *key, const char *variant, int
     poison(t.result, n);
     poison(&stage_a, n); /* a copy left out must not find old data */
     CUDA_CHECK(cudaSetDevice(t.job.near_dev));
-    if (plan != NULL)
-        CUDA_CHECK(lab_time_work(streams[gpu], plan, run, &t, &timing));
-    else
-        CUDA_CHECK(run(streams[gpu], &t));
+    CUDA_CHECK(plan ? lab_time_work(streams[gpu], plan, run, &t, &timing) : run(streams[gpu], &t));
     CUDA_CHECK(cudaStreamSynchronize(streams[gpu]));
     snprintf(what, sizeof what, "%s %s, %s route, %zu floats", key, variant,
              lab_route_name(routes[r]), n);
