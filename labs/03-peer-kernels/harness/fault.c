@@ -129,18 +129,6 @@ int lab03_fault_child(const lab_ctx *ctx, const char *mode)
     return LAB_EXIT_OK; /* the lost CUDA state ends with this process */
 }
 
-/* A CUDA tool (compute-sanitizer, a profiler) would follow the child and
- * report its deliberate fault as a bug: the variable that says one is here. */
-static const char *attached_tool(void)
-{
-    const char *inject = getenv("CUDA_INJECTION64_PATH"), *preload = getenv("LD_PRELOAD");
-    if (inject && *inject)
-        return "CUDA_INJECTION64_PATH";
-    if (preload && (strstr(preload, "sanitizer") || strstr(preload, "TreeLauncher")))
-        return "LD_PRELOAD";
-    return NULL;
-}
-
 /* This program again, as the child; its stdout is a pipe to us, its stderr ours. */
 static pid_t start_child(const lab_ctx *ctx, const lab03_state *st, const char *mode, int *fd)
 {
@@ -201,9 +189,10 @@ static void read_report(int fd, char value[KEYS][64])
     close(fd);
     for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
         char *eq = strchr(line, '=');
+        if (eq != NULL)
+            *eq = '\0';
         for (int k = 0; eq != NULL && k < KEYS; k++)
-            if (strncmp(line, keys[k], (size_t)(eq - line)) == 0 && keys[k][eq - line] == '\0' &&
-                value[k][0] == '\0')
+            if (strcmp(line, keys[k]) == 0 && value[k][0] == '\0')
                 snprintf(value[k], sizeof value[k], "%s", eq + 1);
     }
 }
@@ -287,7 +276,13 @@ static int run_mode(lab_ctx *ctx, const char *mode)
 int lab03_run_fault(lab_ctx *ctx)
 {
     const lab03_state *st = ctx->lab;
-    const char *tool = attached_tool(), *mode = "peer";
+    /* A CUDA tool (compute-sanitizer, a profiler) would follow the child and report its
+     * deliberate fault as a bug: the variable that says one is here. */
+    const char *inject = getenv("CUDA_INJECTION64_PATH"), *preload = getenv("LD_PRELOAD");
+    const bool preloaded = preload && (strstr(preload, "sanitizer") ||
+                                       strstr(preload, "TreeLauncher"));
+    const char *mode = "peer", *tool = inject && *inject ? "CUDA_INJECTION64_PATH"
+                                       : preloaded ? "LD_PRELOAD" : NULL;
     int pageable = 0, status = 0;
     char why[200];
     CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, st->a));
