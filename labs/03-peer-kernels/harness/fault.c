@@ -36,7 +36,7 @@ static void say(const char *key, const char *value)
     fflush(stdout);
 }
 
-bool lab03_fault_needs_b(const char *mode)
+static bool needs_b(const char *mode)
 {
     return strcmp(mode, "peer") == 0 || strcmp(mode, "one_way") == 0;
 }
@@ -48,7 +48,7 @@ static const float *unreachable(const char *mode, int b, const float *data)
     float *src = NULL;
     if (strcmp(mode, "pageable") == 0)
         return data;
-    if (lab03_fault_needs_b(mode)) {
+    if (needs_b(mode)) {
         CUDA_CHECK(cudaSetDevice(b));
         CUDA_CHECK(cudaMalloc((void **)&src, bytes));
         CUDA_CHECK(cudaMemcpy(src, data, bytes, cudaMemcpyHostToDevice));
@@ -80,7 +80,7 @@ static void say_after(const char *mode, int a, int b, const float *dst, const fl
     if (err == cudaSuccess)
         err = cudaMalloc(&probe, 256);
     say("after_a", cudaGetErrorName(err));
-    if (!lab03_fault_needs_b(mode))
+    if (!needs_b(mode))
         return;
     err = cudaSetDevice(b); /* b's own memory, from b */
     if (err == cudaSuccess)
@@ -94,7 +94,12 @@ int lab03_fault_child(const lab_ctx *ctx, const char *mode)
 {
     const lab03_state *st = ctx->lab;
     const int a = (int)ctx->args.gpu_a, b = (int)ctx->args.gpu_b;
-    const bool peer = lab03_fault_needs_b(mode);
+    const bool peer = needs_b(mode);
+    if (!peer && strcmp(mode, "pageable") != 0 && strcmp(mode, "unmapped") != 0)
+        lab_usage_error(ctx->prog, "--fault-child: '%s' is not peer, one_way, pageable or "
+                        "unmapped", mode);
+    if (a < 0 || (peer && b < 0))
+        lab_usage_error(ctx->prog, "--fault-child needs -a (and -b for peer and one_way)");
     float *data = lab_host_alloc(FAULT_FLOATS, sizeof(float), "the fault child's data"), *dst;
     cudaError_t launch = cudaSuccess, sync = cudaSuccess;
     int attr = 0;
@@ -138,7 +143,7 @@ static pid_t start_child(const lab_ctx *ctx, const lab03_state *st, const char *
     snprintf(a, sizeof a, "%d", st->a);
     snprintf(b, sizeof b, "%d", st->b);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)st->seed);
-    if (lab03_fault_needs_b(mode)) {
+    if (needs_b(mode)) {
         argv[n++] = "-b";
         argv[n++] = b;
     }
@@ -201,7 +206,7 @@ static void fault_row(lab_ctx *ctx, const char *mode, const char *key, const cha
                       const char *detail)
 {
     const lab03_state *st = ctx->lab;
-    const bool peer = lab03_fault_needs_b(mode);
+    const bool peer = needs_b(mode);
     lab_row row = lab_row_empty("fault", key);
     lab_row_set(row.route, sizeof row.route, "%s",
                 peer ? "peer_off" : strcmp(mode, "pageable") == 0 ? "host" : "");

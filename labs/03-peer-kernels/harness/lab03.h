@@ -20,10 +20,7 @@ typedef struct lab03_state {
 /** @brief The experiment "fault": touch unreachable memory in a child. */
 int lab03_run_fault(lab_ctx *ctx);
 
-/** @brief The child's side (--fault-child MODE); returns its exit status. */
+/** @brief The child's side (--fault-child MODE, checked here); returns its exit status. */
 int lab03_fault_child(const lab_ctx *ctx, const char *mode);
-
-/** @brief Does this fault mode read GPU b's memory (peer, one_way)? */
-bool lab03_fault_needs_b(const char *mode);
 
 #endif /* LAB03_H */

@@ -100,13 +100,6 @@ static void read_options(const lab_ctx *ctx)
         lab_usage_error(prog, "--min-size (%s) is larger than --max-size (%s)",
                         lab_format_size(min_bytes, lo, sizeof lo),
                         lab_format_size(max_bytes, hi, sizeof hi));
-    if (opt_child && strcmp(opt_child, "peer") && strcmp(opt_child, "one_way") &&
-        strcmp(opt_child, "pageable") && strcmp(opt_child, "unmapped"))
-        lab_usage_error(prog, "--fault-child: '%s' is not peer, one_way, pageable or unmapped",
-                        opt_child);
-    if (opt_child &&
-        (ctx->args.gpu_a < 0 || (lab03_fault_needs_b(opt_child) && ctx->args.gpu_b < 0)))
-        lab_usage_error(prog, "--fault-child needs -a (and -b for peer and one_way)");
     reps = ctx->args.reps ? (int)ctx->args.reps : q ? 3 : 10;
     st = (lab03_state){0, 0, (uint64_t)ctx->args.seed, opt_timeout, opt_hang};
 }
