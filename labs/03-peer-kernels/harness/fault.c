@@ -1,17 +1,12 @@
 /**
  * @file fault.c
- * @brief Lab 03's fault experiment: a child process (this program again, with
- *        --fault-child MODE) runs the chapter's kernel on memory its GPU was
- *        never given; the parent waits at most --fault-timeout seconds, reads
- *        what each step returned, and names the error.
- *
- * A fault ruins the CUDA state of its whole process (every later call, on
- * every GPU, returns the error; the CUDA documentation says the process must
- * end), hence a child. Modes: peer (GPU b's memory, peer access never
- * enabled), pageable (malloc'd host memory, where the GPU cannot access
- * pageable memory), unmapped (an address range mapped to nothing, where it
- * can), one_way (GPU b's memory, with access enabled only the other way, b
- * to a). The child prints key=value lines, flushed at once.
+ * @brief Lab 03's fault experiment: a child (this program again, --fault-child MODE) runs the
+ *        chapter's kernel on memory its GPU was never given; the parent waits at most
+ *        --fault-timeout seconds, reads the key=value lines the child printed, and names the
+ *        error. A fault ruins its whole process's CUDA state (the process must end), hence a
+ *        child. Modes: peer (GPU b's memory, access never enabled), one_way (access enabled
+ *        only from b to a), pageable (malloc'd host memory), unmapped (an address mapped to
+ *        nothing, for a GPU that may access pageable memory).
  */
 #define _DEFAULT_SOURCE
 #include "lab03.h"
@@ -29,13 +24,19 @@
 /** Floats the child's kernel reads: 4 MiB, many pages. */
 #define FAULT_FLOATS ((size_t)1 << 20)
 
+/* What the child says, in the order the parent's rows give it; "done" ends a full report. */
+static const char *const keys[] = {"can_access_peer", "pageable_access", "reverse_enabled",
+                                   "launch", "sync", "waited", "data", "after_a", "after_b",
+                                   "done"};
+enum { LAUNCH = 3, SYNC, WAITED, DATA, DONE = 9, KEYS };
+
 static void say(const char *key, const char *value)
 {
     printf("%s=%s\n", key, value);
     fflush(stdout);
 }
 
-bool lab03_fault_needs_b(const char *mode)
+static bool needs_b(const char *mode)
 {
     return strcmp(mode, "peer") == 0 || strcmp(mode, "one_way") == 0;
 }
@@ -47,7 +48,7 @@ static const float *unreachable(const char *mode, int b, const float *data)
     float *src = NULL;
     if (strcmp(mode, "pageable") == 0)
         return data;
-    if (lab03_fault_needs_b(mode)) {
+    if (needs_b(mode)) {
         CUDA_CHECK(cudaSetDevice(b));
         CUDA_CHECK(cudaMalloc((void **)&src, bytes));
         CUDA_CHECK(cudaMemcpy(src, data, bytes, cudaMemcpyHostToDevice));
@@ -79,7 +80,7 @@ static void say_after(const char *mode, int a, int b, const float *dst, const fl
     if (err == cudaSuccess)
         err = cudaMalloc(&probe, 256);
     say("after_a", cudaGetErrorName(err));
-    if (!lab03_fault_needs_b(mode))
+    if (!needs_b(mode))
         return;
     err = cudaSetDevice(b); /* b's own memory, from b */
     if (err == cudaSuccess)
@@ -89,10 +90,16 @@ static void say_after(const char *mode, int a, int b, const float *dst, const fl
     say("after_b", cudaGetErrorName(err));
 }
 
-int lab03_fault_child(const lab_ctx *ctx, const lab03_state *st, const char *mode)
+int lab03_fault_child(const lab_ctx *ctx, const char *mode)
 {
+    const lab03_state *st = ctx->lab;
     const int a = (int)ctx->args.gpu_a, b = (int)ctx->args.gpu_b;
-    const bool peer = lab03_fault_needs_b(mode);
+    const bool peer = needs_b(mode);
+    if (!peer && strcmp(mode, "pageable") != 0 && strcmp(mode, "unmapped") != 0)
+        lab_usage_error(ctx->prog, "--fault-child: '%s' is not peer, one_way, pageable or "
+                        "unmapped", mode);
+    if (a < 0 || (peer && b < 0))
+        lab_usage_error(ctx->prog, "--fault-child needs -a (and -b for peer and one_way)");
     float *data = lab_host_alloc(FAULT_FLOATS, sizeof(float), "the fault child's data"), *dst;
     cudaError_t launch = cudaSuccess, sync = cudaSuccess;
     int attr = 0;
@@ -127,18 +134,6 @@ int lab03_fault_child(const lab_ctx *ctx, const lab03_state *st, const char *mod
     return LAB_EXIT_OK; /* the lost CUDA state ends with this process */
 }
 
-/* A CUDA tool (compute-sanitizer, a profiler) would follow the child and
- * report its deliberate fault as a bug: the variable that says one is here. */
-static const char *attached_tool(void)
-{
-    const char *inject = getenv("CUDA_INJECTION64_PATH"), *preload = getenv("LD_PRELOAD");
-    if (inject && *inject)
-        return "CUDA_INJECTION64_PATH";
-    if (preload && (strstr(preload, "sanitizer") || strstr(preload, "TreeLauncher")))
-        return "LD_PRELOAD";
-    return NULL;
-}
-
 /* This program again, as the child; its stdout is a pipe to us, its stderr ours. */
 static pid_t start_child(const lab_ctx *ctx, const lab03_state *st, const char *mode, int *fd)
 {
@@ -148,7 +143,7 @@ static pid_t start_child(const lab_ctx *ctx, const lab03_state *st, const char *
     snprintf(a, sizeof a, "%d", st->a);
     snprintf(b, sizeof b, "%d", st->b);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)st->seed);
-    if (lab03_fault_needs_b(mode)) {
+    if (needs_b(mode)) {
         argv[n++] = "-b";
         argv[n++] = b;
     }
@@ -187,26 +182,31 @@ static int reap(pid_t pid, double deadline, int *status)
     return 0;
 }
 
-/* The value of "key=" in the child's report; NULL (and "-") when absent. */
-static const char *field(const char *text, const char *key, char *out, size_t len)
+/* The child is gone: its report (a few lines, far below a pipe's buffer) is all there. Each
+ * key's first value lands in @p value ("" when the child never said it). */
+static void read_report(int fd, char value[KEYS][64])
 {
-    const size_t k = strlen(key);
-    snprintf(out, len, "-");
-    for (const char *line = text; line != NULL; line = strchr(line, '\n')) {
-        line += *line == '\n';
-        if (strncmp(line, key, k) == 0 && line[k] == '=') {
-            snprintf(out, len, "%.*s", (int)strcspn(line + k + 1, "\n"), line + k + 1);
-            return out;
-        }
+    char text[4096] = "";
+    for (size_t used = 0, got = 1; got > 0 && used + 1 < sizeof text; used += got) {
+        const ssize_t r = read(fd, text + used, sizeof text - 1 - used);
+        got = r > 0 ? (size_t)r : 0;
     }
-    return NULL;
+    close(fd);
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+        char *eq = strchr(line, '=');
+        if (eq != NULL)
+            *eq = '\0';
+        for (int k = 0; eq != NULL && k < KEYS; k++)
+            if (strcmp(line, keys[k]) == 0 && value[k][0] == '\0')
+                snprintf(value[k], sizeof value[k], "%s", eq + 1);
+    }
 }
 
 static void fault_row(lab_ctx *ctx, const char *mode, const char *key, const char *value,
                       const char *detail)
 {
     const lab03_state *st = ctx->lab;
-    const bool peer = lab03_fault_needs_b(mode);
+    const bool peer = needs_b(mode);
     lab_row row = lab_row_empty("fault", key);
     lab_row_set(row.route, sizeof row.route, "%s",
                 peer ? "peer_off" : strcmp(mode, "pageable") == 0 ? "host" : "");
@@ -219,43 +219,35 @@ static void fault_row(lab_ctx *ctx, const char *mode, const char *key, const cha
 }
 
 /* One outcome from the report and the way the child ended (NULL: it failed early). */
-static const char *classify(const char *text, int late, int signal)
+static const char *classify(char value[KEYS][64], int late, int signal)
 {
-    char launch[64], sync[64], waited[64], data[16];
-    if (strstr(text, "done=1") == NULL)
+    if (strcmp(value[DONE], "1") != 0)
         return late ? "hang" : signal ? "crash" : NULL;
-    field(text, "launch", launch, sizeof launch);
-    field(text, "sync", sync, sizeof sync);
-    field(text, "waited", waited, sizeof waited); /* "-" if the child never said */
-    if (strcmp(launch, "cudaSuccess") != 0 || strcmp(sync, "cudaSuccess") != 0 ||
-        (strcmp(waited, "-") != 0 && strcmp(waited, "cudaSuccess") != 0))
+    if (strcmp(value[LAUNCH], "cudaSuccess") || strcmp(value[SYNC], "cudaSuccess") ||
+        (value[WAITED][0] && strcmp(value[WAITED], "cudaSuccess")))
         return "fault";
-    field(text, "data", data, sizeof data);
-    return strcmp(data, "correct") == 0 ? "silent_success" : "wrong_data";
+    return strcmp(value[DATA], "correct") == 0 ? "silent_success" : "wrong_data";
 }
 
 /* The outcome, then every step the child reported, then how it ended. */
-static void report_rows(lab_ctx *ctx, const char *mode, const char *text, const char *outcome,
-                        const double *end)
+static void report_rows(lab_ctx *ctx, const char *mode, char value[KEYS][64],
+                        const char *outcome, const double *end)
 {
-    static const char *const keys[] = {"can_access_peer", "pageable_access", "reverse_enabled",
-                                       "launch", "sync", "waited", "data", "after_a",
-                                       "after_b"};
     static const char *const ends[] = {"exit_status", "signal", "seconds", "timeout_s"};
     const lab03_state *st = ctx->lab;
-    char value[64], detail[200];
-    snprintf(detail, sizeof detail, "GPU %d's kernel, in a child process, read %s", st->a,
+    char text[200];
+    snprintf(text, sizeof text, "GPU %d's kernel, in a child process, read %s", st->a,
              strcmp(mode, "peer") == 0 ? "GPU b's memory, peer access never enabled"
              : strcmp(mode, "one_way") == 0 ? "GPU b's memory, access enabled only from b to a"
              : strcmp(mode, "pageable") == 0 ? "host memory never registered with CUDA"
                                             : "an address range mapped to nothing");
-    fault_row(ctx, mode, "outcome", outcome, detail);
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (field(text, keys[i], value, sizeof value) != NULL)
-            fault_row(ctx, mode, keys[i], value, NULL);
+    fault_row(ctx, mode, "outcome", outcome, text);
+    for (int k = 0; k < DONE; k++)
+        if (value[k][0] != '\0')
+            fault_row(ctx, mode, keys[k], value[k], NULL);
     for (int i = 0; i < 4; i++) {
-        snprintf(value, sizeof value, i == 2 ? "%.3f" : "%.0f", end[i]);
-        fault_row(ctx, mode, ends[i], value, NULL);
+        snprintf(text, sizeof text, i == 2 ? "%.3f" : "%.0f", end[i]);
+        fault_row(ctx, mode, ends[i], text, NULL);
     }
 }
 
@@ -264,39 +256,38 @@ static int run_mode(lab_ctx *ctx, const char *mode)
 {
     const lab03_state *st = ctx->lab;
     int fd = -1, status = 0;
-    char text[4096] = "";
+    char value[KEYS][64] = {""};
     const double start = lab_host_seconds();
     const pid_t pid = start_child(ctx, st, mode, &fd);
     const int late = reap(pid, start + (double)st->timeout_s, &status);
     const double seconds = lab_host_seconds() - start;
-    /* The child is gone: its report (a few lines, far below a pipe's buffer) is all there. */
-    for (size_t used = 0, got = 1; got > 0 && used + 1 < sizeof text; used += got) {
-        const ssize_t r = read(fd, text + used, sizeof text - 1 - used);
-        got = r > 0 ? (size_t)r : 0;
-    }
-    close(fd);
+    read_report(fd, value);
     const int signal = late ? SIGKILL : WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const double end[4] = {signal ? -1 : WEXITSTATUS(status), signal, seconds, st->timeout_s};
-    const char *outcome = classify(text, late, signal);
+    const char *outcome = classify(value, late, signal);
     if (outcome == NULL)
         return lab_check(ctx, 0, "the fault child (%s) exited with status %.0f before reporting "
                          "every step (see its message above)%s", mode, end[0],
                          end[0] == 127 ? "; it could not run /proc/self/exe" : "");
-    report_rows(ctx, mode, text, outcome, end);
-    char sync[64], waited[64];
-    field(text, "sync", sync, sizeof sync);
-    if (field(text, "waited", waited, sizeof waited) && strcmp(waited, "cudaSuccess") != 0 &&
-        strcmp(sync, "cudaSuccess") == 0)
+    report_rows(ctx, mode, value, outcome, end);
+    if (value[WAITED][0] && strcmp(value[WAITED], "cudaSuccess") &&
+        strcmp(value[SYNC], "cudaSuccess") == 0)
         return lab_check(ctx, 0, "TODO 03.7: lab03_touch set *sync to cudaSuccess, yet the "
                          "harness's own cudaDeviceSynchronize right after it returned %s (%s): "
-                         "it did not wait for the kernel", waited, mode);
+                         "it did not wait for the kernel", value[WAITED], mode);
     return 0;
 }
 
 int lab03_run_fault(lab_ctx *ctx)
 {
     const lab03_state *st = ctx->lab;
-    const char *tool = attached_tool(), *mode = "peer";
+    /* A CUDA tool (compute-sanitizer, a profiler) would follow the child and report its
+     * deliberate fault as a bug: the variable that says one is here. */
+    const char *inject = getenv("CUDA_INJECTION64_PATH"), *preload = getenv("LD_PRELOAD");
+    const bool preloaded = preload && (strstr(preload, "sanitizer") ||
+                                       strstr(preload, "TreeLauncher"));
+    const char *mode = "peer", *tool = inject && *inject ? "CUDA_INJECTION64_PATH"
+                                       : preloaded ? "LD_PRELOAD" : NULL;
     int pageable = 0, status = 0;
     char why[200];
     CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, st->a));

@@ -6,7 +6,6 @@
 #include "claims.h"
 #include "cli.h"
 
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,12 +21,6 @@ static const lab_row *transfer(const lab_rows *rows, const char *variant, const 
     return lab_rows_find(rows, "transfer", variant, route, NULL, bytes);
 }
 
-static bool is_pull(const lab_row *r, const char *route)
-{
-    return !strcmp(r->experiment, "transfer") && !strcmp(r->variant, "pull") &&
-           (route == NULL || !strcmp(r->route, route));
-}
-
 /* Over @p route: the sizes (and the largest), how many with pull and push
  * verified, how many where pull beat copy_then_compute. */
 static size_t sweep(const lab_rows *rows, const char *route, size_t *top, size_t *good,
@@ -35,9 +28,8 @@ static size_t sweep(const lab_rows *rows, const char *route, size_t *top, size_t
 {
     size_t sizes = 0;
     *top = *good = *pull_wins = 0;
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (!is_pull(r, route))
+    for (const lab_row *r = rows->row; r < rows->row + rows->count; r++) {
+        if (!lab_row_matches(r, "transfer", "pull", route, NULL, LAB_ANY, LAB_ANY, 0))
             continue;
         const lab_row *push = transfer(rows, "push", route, r->bytes);
         const lab_row *both = transfer(rows, "copy_then_compute", route, r->bytes);
@@ -73,7 +65,8 @@ static lab_verdict judge_access(const lab_rows *rows, char *said, size_t len)
                      local ? local->gbps : 0);
 }
 
-/* Over @p route at its largest size: 1 copying first wins, 0 pulling wins, -1 no rows. */
+/* Over @p route at its largest size: 1 copying first wins, 0 pulling wins, -2 either below
+ * JUDGE_BYTES, -1 no rows. */
 static int race(const lab_rows *rows, const char *route, char *out, size_t len)
 {
     size_t top, good, pull_wins;
@@ -85,13 +78,13 @@ static int race(const lab_rows *rows, const char *route, char *out, size_t len)
     if (sizes == 0 || copy == NULL || both == NULL)
         return -1;
     const int copy_wins = both->us.median < pull->us.median;
-    const double ratio = copy_wins ? pull->us.median / both->us.median
-                                   : both->us.median / pull->us.median;
     snprintf(out, len, "at %s over %s: copy_then_compute %.1f us (%.1f GB/s; its copy alone "
              "%.1f us), pull %.1f us (%.1f GB/s): %s is %.2fx faster; pull won at %zu of %zu "
              "sizes", lab_format_size(top, size, sizeof size), route, both->us.median,
              both->gbps, copy->us.median, pull->us.median, pull->gbps,
-             copy_wins ? "copy_then_compute" : "pull", ratio, pull_wins, sizes);
+             copy_wins ? "copy_then_compute" : "pull",
+             copy_wins ? pull->us.median / both->us.median : both->us.median / pull->us.median,
+             pull_wins, sizes);
     return top < JUDGE_BYTES ? -2 : copy_wins;
 }
 
@@ -106,7 +99,7 @@ static lab_verdict judge_fault(const lab_rows *rows, char *said, size_t len)
 {
     const lab_row *o = lab_rows_find(rows, "fault", "outcome", NULL, "no_access", 0);
     const lab_row *one_way = lab_rows_find(rows, "fault", "outcome", NULL, "one_way", 0);
-    char other[160] = "";
+    char other[160] = "", what[100], after[160];
     o = o ? o : lab_rows_find(rows, "fault", "outcome", NULL, NULL, 0);
     if (o == NULL)
         return lab_say(LAB_UNTESTED, said, len, "the fault experiment did not run");
@@ -115,17 +108,12 @@ static lab_verdict judge_fault(const lab_rows *rows, char *said, size_t len)
                  one_way->value);
     const char *launch = fault_value(rows, "launch"), *sync = fault_value(rows, "sync");
     const int peer = strcmp(o->route, "peer_off") == 0;
-    char what[100], after[160];
-    if (peer)
-        snprintf(what, sizeof what, "GPU %d's kernel read GPU %d's memory without "
-                 "cudaDeviceEnablePeerAccess", o->dst, o->src);
-    else
-        snprintf(what, sizeof what, "GPU %d's kernel read host memory never given to it", o->dst);
-    const int used = snprintf(after, sizeof after, "GPU %d: %s", o->dst,
-                              fault_value(rows, "after_a"));
-    if (peer)
-        snprintf(after + used, sizeof after - (size_t)used, "; GPU %d: %s", o->src,
-                 fault_value(rows, "after_b"));
+    /* The host's arm leaves the trailing arguments unused. */
+    snprintf(what, sizeof what, peer ? "GPU %d's kernel read GPU %d's memory without "
+             "cudaDeviceEnablePeerAccess" : "GPU %d's kernel read host memory never given to it",
+             o->dst, o->src);
+    snprintf(after, sizeof after, peer ? "GPU %d: %s; GPU %d: %s" : "GPU %d: %s", o->dst,
+             fault_value(rows, "after_a"), o->src, fault_value(rows, "after_b"));
     if (strcmp(o->mode, "unmapped") == 0)
         return lab_say(LAB_UNTESTED, said, len, "one GPU that may access pageable host memory: "
                        "nothing could be withheld from it; an address mapped to nothing gave "
@@ -133,7 +121,8 @@ static lab_verdict judge_fault(const lab_rows *rows, char *said, size_t len)
                        launch, sync);
     if (strcmp(o->value, "fault") == 0)
         return lab_say(LAB_HOLDS, said, len, "child process: %s: launch %s, synchronize %s; "
-                       "then %s: the child's CUDA state is lost, not this process's%s", what, launch, sync, after, other);
+                       "then %s: the child's CUDA state is lost, not this process's%s", what,
+                       launch, sync, after, other);
     if (strcmp(o->value, "silent_success") == 0 || strcmp(o->value, "wrong_data") == 0)
         return lab_say(LAB_DOES_NOT_HOLD, said, len, "child process: %s, and no error came "
                        "(launch %s, synchronize %s); the data was %s. The API still requires "
@@ -149,43 +138,43 @@ static const lab_claim claims[] = {
     {"access_without_enable_fails", "4.1", judge_fault},
 };
 
+/* One GB/s cell of a report table, "-" without the row. */
+static void cell(FILE *out, const lab_row *x)
+{
+    fprintf(out, x ? " | %.1f" : " | -", x ? x->gbps : 0.0);
+}
+
 /* One table row per size and route (GB/s of each variant), then one per stride; the
  * fault experiment speaks through its claim. */
 static void report(const lab_rows *rows, FILE *out)
 {
-    char size[32], variant[24];
+    char text[240];
+    int k;
     fprintf(out, "local = 2 x far, GB/s of array bytes (bytes / median time), every result "
             "verified bit for bit:\n\n| route | size | pull | push | copy_only | "
             "copy_then_compute |\n|---|---|---|---|---|---|\n");
     for (int r = 0; r < 3; r++)
-        for (size_t i = 0; i < rows->count; i++) {
-            if (!is_pull(&rows->row[i], ROUTES[r]))
+        for (const lab_row *p = rows->row; p < rows->row + rows->count; p++) {
+            if (!lab_row_matches(p, "transfer", "pull", ROUTES[r], NULL, LAB_ANY, LAB_ANY, 0))
                 continue;
-            const size_t bytes = rows->row[i].bytes;
-            fprintf(out, "| %s | %s", ROUTES[r], lab_format_size(bytes, size, sizeof size));
-            for (int v = 0; v < 4; v++) {
-                const lab_row *x = transfer(rows, VARIANTS[v], ROUTES[r], bytes);
-                fprintf(out, x ? " | %.1f" : " | -", x ? x->gbps : 0.0);
-            }
+            fprintf(out, "| %s | %s", ROUTES[r], lab_format_size(p->bytes, text, sizeof text));
+            for (int v = 0; v < 4; v++)
+                cell(out, transfer(rows, VARIANTS[v], ROUTES[r], p->bytes));
             fprintf(out, " |\n");
         }
     /* The course's own question (the chapter's gather advice is about atomics:
      * lab 04): at the largest size, is it faster to pull or to copy first? */
-    char words[240];
-    int k;
     fprintf(out, "\nPull, or copy first and compute locally? (largest size of each route)\n\n");
     for (int r = 0; r < 2; r++)
-        if ((k = race(rows, ROUTES[r], words, sizeof words)) != -1)
-            fprintf(out, "- %s%s\n", words, k == -2 ? " (below 16 MiB launch costs decide)" : "");
+        if ((k = race(rows, ROUTES[r], text, sizeof text)) != -1)
+            fprintf(out, "- %s%s\n", text, k == -2 ? " (below 16 MiB launch costs decide)" : "");
     fprintf(out, "\nRead pattern: neighbouring threads read STRIDE floats apart, GB/s:\n\n"
             "| stride | peer | host | loopback |\n|---|---|---|---|\n");
     for (int s = 1; s <= 64; s *= 2) {
-        snprintf(variant, sizeof variant, "stride_%d", s);
+        snprintf(text, sizeof text, "stride_%d", s);
         fprintf(out, "| %d", s);
-        for (int r = 0; r < 3; r++) {
-            const lab_row *x = lab_rows_find(rows, "stride", variant, ROUTES[r], NULL, 0);
-            fprintf(out, x ? " | %.1f" : " | -", x ? x->gbps : 0.0);
-        }
+        for (int r = 0; r < 3; r++)
+            cell(out, lab_rows_find(rows, "stride", text, ROUTES[r], NULL, 0));
         fprintf(out, " |\n");
     }
 }
