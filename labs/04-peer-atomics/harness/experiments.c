@@ -1,7 +1,7 @@
 /**
  * @file experiments.c
- * @brief Lab 04's registry: options, the choice of GPUs, the link's
- *        attributes, and the helpers every experiment shares.
+ * @brief Lab 04's registry: options, the choice of GPUs, the link's attributes, and the
+ *        helpers every experiment shares.
  */
 #include "lab04.h"
 
@@ -18,15 +18,15 @@ static bool opt_no_native, opt_no_host_atomics;
 static const lab_option options[] = {
     {"iters", 0, LAB_OPT_INT, "N", "increments per thread, counter in GPU memory (default 32)",
      &opt_iters, 1, 65536},
-    {"host-iters", 0, LAB_OPT_INT, "N", "increments per thread, counter in host memory (default 4)",
-     &opt_host_iters, 1, 65536},
+    {"host-iters", 0, LAB_OPT_INT, "N",
+     "increments per thread, counter in host memory (default 4)", &opt_host_iters, 1, 65536},
     {"blocks", 0, LAB_OPT_INT, "N", "blocks per GPU (default 4 per SM)", &opt_blocks, 1, 65536},
     {"threads", 0, LAB_OPT_INT, "N", "threads per block (default 244: a partial last warp)",
      &opt_threads, 1, 1024},
     {"hist-size", 0, LAB_OPT_SIZE, "SIZE", "histogram input, bins in GPU memory (default 64MiB)",
      &opt_hist, 0, 0},
-    {"host-hist-size", 0, LAB_OPT_SIZE, "SIZE", "histogram input, bins in host memory (default 1MiB)",
-     &opt_host_hist, 0, 0},
+    {"host-hist-size", 0, LAB_OPT_SIZE, "SIZE",
+     "histogram input, bins in host memory (default 1MiB)", &opt_host_hist, 0, 0},
     {"chain-steps", 0, LAB_OPT_INT, "N", "dependent atomics per latency chain (default 4096)",
      &opt_steps, 1, 1L << 24},
     {"simulate-no-native-atomics", 0, LAB_OPT_FLAG, NULL,
@@ -47,10 +47,8 @@ static int p2p_native(int src, int dst)
  * native atomics both ways, 1 peer access both ways, 2 any two GPUs? */
 static bool suits(int i, int j, int level)
 {
-    if (level == 2)
-        return true;
-    return lab_can_access_peer(i, j) && lab_can_access_peer(j, i) &&
-           (level == 1 || (p2p_native(i, j) && p2p_native(j, i)));
+    return level == 2 || (lab_can_access_peer(i, j) && lab_can_access_peer(j, i) &&
+                          (level == 1 || (p2p_native(i, j) && p2p_native(j, i))));
 }
 
 /* The first pair (a, b) the command line allows, the best level first. */
@@ -90,8 +88,7 @@ static void judge_pair(lab04_state *s)
 
 static size_t checked_size(const char *prog, const char *name, size_t given, size_t fallback)
 {
-    const size_t lo = 64, hi = (size_t)1 << 30;
-    const size_t bytes = given ? given : fallback;
+    const size_t lo = 64, hi = (size_t)1 << 30, bytes = given ? given : fallback;
     char text[32], a[32], b[32];
     if (bytes < lo || bytes > hi)
         lab_usage_error(prog, "%s: %s is out of range (%s .. %s)", name,
@@ -103,21 +100,18 @@ static size_t checked_size(const char *prog, const char *name, size_t given, siz
 static int setup(lab_ctx *ctx)
 {
     const bool quick = ctx->args.quick;
+    const int threads = opt_threads ? (int)opt_threads : 244;
     lab04_state *s = &state;
-    memset(s, 0, sizeof *s);
-    s->a = s->b = -1;
-    s->reps = ctx->args.reps ? (int)ctx->args.reps : quick ? 3 : 5;
-    s->seed = (uint64_t)ctx->args.seed;
-    s->simulated = opt_no_native;
-    s->no_host_atomics = opt_no_host_atomics;
-    s->gpu_shape.threads = opt_threads ? (int)opt_threads : 244;
-    s->gpu_shape.iters = opt_iters ? (int)opt_iters : quick ? 4 : 32;
-    s->host_shape = s->gpu_shape;
-    s->host_shape.iters = opt_host_iters ? (int)opt_host_iters : quick ? 1 : 4;
+    *s = (lab04_state){
+        .a = -1, .b = -1, .seed = (uint64_t)ctx->args.seed,
+        .reps = ctx->args.reps ? (int)ctx->args.reps : quick ? 3 : 5,
+        .gpu_shape = {0, threads, opt_iters ? (int)opt_iters : quick ? 4 : 32},
+        .host_shape = {0, threads, opt_host_iters ? (int)opt_host_iters : quick ? 1 : 4},
+        .chain_steps = opt_steps ? (int)opt_steps : quick ? 512 : 4096,
+        .simulated = opt_no_native, .no_host_atomics = opt_no_host_atomics};
     s->hist_bytes = checked_size(ctx->prog, "--hist-size", opt_hist, (quick ? 4u : 64u) << 20);
     s->host_hist_bytes = checked_size(ctx->prog, "--host-hist-size", opt_host_hist,
                                       (quick ? 256u : 1024u) << 10);
-    s->chain_steps = opt_steps ? (int)opt_steps : quick ? 512 : 4096;
     ctx->lab = s;
     if (ctx->gpus == 0)
         return 0;
@@ -142,41 +136,9 @@ static void teardown(lab_ctx *ctx)
 
 /* ------------------------------------------------------------ helpers -- */
 
-bool lab04_can_run_one(const lab_ctx *ctx, char *why, size_t why_len)
+static void pair_setup(lab04_pair *pair, int a, int b)
 {
-    return lab_need_one_gpu(ctx, why, why_len) &&
-           lab_route_possible(LAB_ROUTE_HOST, state.a, -1, why, why_len);
-}
-
-bool lab04_can_run_host_atomics(const lab_ctx *ctx, char *why, size_t why_len)
-{
-    if (!lab04_can_run_one(ctx, why, why_len))
-        return false;
-    snprintf(why, why_len, "%s", state.no_host_atomics ? "--no-host-atomics: no atomics on "
-             "mapped host memory" : "");
-    return !state.no_host_atomics;
-}
-
-size_t lab04_far_routes(const lab04_state *s, lab_route routes[2])
-{
-    routes[0] = LAB_ROUTE_LOOPBACK;
-    routes[1] = LAB_ROUTE_HOST;
-    return s->no_host_atomics ? 1 : 2;
-}
-
-bool lab04_can_run_peer(const lab_ctx *ctx, char *why, size_t why_len)
-{
-    if (!lab_need_two_gpus(ctx, why, why_len))
-        return false;
-    snprintf(why, why_len, "%s", state.peer_why);
-    return state.peer_why[0] == '\0';
-}
-
-void lab04_pair_setup(lab04_pair *pair, int a, int b)
-{
-    memset(pair, 0, sizeof *pair);
-    pair->a = a;
-    pair->b = b;
+    *pair = (lab04_pair){.a = a, .b = b};
     if (b >= 0) {
         CUDA_CHECK(lab_peer_access(a, b, true)); /* a's copies reach b directly */
         CUDA_CHECK(lab_peer_access(b, a, true)); /* b's kernels reach a's memory */
@@ -189,7 +151,7 @@ void lab04_pair_setup(lab04_pair *pair, int a, int b)
     CUDA_CHECK(lab_timer_create(&pair->timer_a));
 }
 
-void lab04_pair_teardown(lab04_pair *pair)
+static void pair_teardown(lab04_pair *pair)
 {
     if (pair->b >= 0) {
         CUDA_CHECK(cudaSetDevice(pair->b));
@@ -199,6 +161,24 @@ void lab04_pair_teardown(lab04_pair *pair)
     CUDA_CHECK(cudaSetDevice(pair->a));
     lab_timer_destroy(&pair->timer_a);
     CUDA_CHECK(cudaStreamDestroy(pair->stream_a));
+}
+
+int lab04_each_place(lab_ctx *ctx, lab04_who who, lab04_place_fn at)
+{
+    /* one GPU: loopback, then the host link unless --no-host-atomics */
+    lab_route routes[2] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
+    size_t count = state.no_host_atomics ? 1 : 2;
+    lab04_pair pair;
+    int status = 0;
+    if (who != LAB04_A) {
+        routes[0] = LAB_ROUTE_PEER;
+        count = 1;
+    }
+    pair_setup(&pair, who == LAB04_B ? state.b : state.a, who == LAB04_BOTH ? state.b : -1);
+    for (size_t r = 0; r < count; r++)
+        status |= at(ctx, &pair, routes[r]);
+    pair_teardown(&pair);
+    return status;
 }
 
 /* One GPU: the plan's a-steps between the timer's two events. */
@@ -259,8 +239,10 @@ lab_row lab04_row(const char *experiment, const char *variant, lab_route route, 
     lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
     row.src = src;
     row.dst = route == LAB_ROUTE_HOST ? -1 : dst;
-    row.us = runs->us;
-    row.verified = runs->wrong == 0;
+    if (runs != NULL) {
+        row.us = runs->us;
+        row.verified = runs->wrong == 0;
+    }
     return row;
 }
 
@@ -269,10 +251,7 @@ lab_row lab04_row(const char *experiment, const char *variant, lab_route route, 
 static void attr_row(lab_ctx *ctx, const char *variant, lab_route route, int src, int dst,
                      int value, const char *detail)
 {
-    lab_row row = lab_row_empty("link", variant);
-    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
-    row.src = src;
-    row.dst = dst;
+    lab_row row = lab04_row("link", variant, route, src, dst, NULL);
     lab_row_set(row.value, sizeof row.value, "%d", value);
     lab_row_set(row.detail, sizeof row.detail, "%s", detail);
     lab_emit(ctx, &row);
@@ -344,25 +323,50 @@ int lab04_run_link(lab_ctx *ctx)
     return 0;
 }
 
+/* ---------------------------------------------------------- registry -- */
+
+/* can_run: one GPU that maps host memory; and atomics on it, unless --no-host-atomics. */
+static bool can_run_one(const lab_ctx *ctx, char *why, size_t why_len)
+{
+    return lab_need_one_gpu(ctx, why, why_len) &&
+           lab_route_possible(LAB_ROUTE_HOST, state.a, -1, why, why_len);
+}
+
+static bool can_run_host_atomics(const lab_ctx *ctx, char *why, size_t why_len)
+{
+    if (!can_run_one(ctx, why, why_len))
+        return false;
+    snprintf(why, why_len, "--no-host-atomics: no atomics on mapped host memory");
+    return !state.no_host_atomics;
+}
+
+static bool can_run_peer(const lab_ctx *ctx, char *why, size_t why_len)
+{
+    if (!lab_need_two_gpus(ctx, why, why_len))
+        return false;
+    snprintf(why, why_len, "%s", state.peer_why);
+    return state.peer_why[0] == '\0';
+}
+
 /* Peer experiments sit beside their one-GPU twins; the last entry needs one
  * GPU, so a run on a machine without any says so in its closing line. */
 static const lab_experiment experiments[] = {
     {"link", "what the host link and the peer link carry natively (attributes)",
      lab_need_one_gpu, lab04_run_link},
     {"counter", "one counter in GPU a's memory and in host memory, four ways to add",
-     lab04_can_run_one, lab04_run_counter},
+     can_run_one, lab04_run_counter},
     {"counter-peer", "one counter in GPU a's memory, incremented by GPU b and by both",
-     lab04_can_run_peer, lab04_run_counter_peer},
+     can_run_peer, lab04_run_counter_peer},
     {"histogram", "256-bin histogram, naive vs privatized, bins local and in host memory",
-     lab04_can_run_one, lab04_run_histogram},
+     can_run_one, lab04_run_histogram},
     {"histogram-peer", "256-bin histogram of data on two GPUs, naive vs privatized",
-     lab04_can_run_peer, lab04_run_histogram_peer},
+     can_run_peer, lab04_run_histogram_peer},
     {"latency", "one atomic's latency (dependent chain), local and over the host link",
-     lab04_can_run_one, lab04_run_latency},
+     can_run_one, lab04_run_latency},
     {"latency-peer", "one atomic's latency from GPU b on GPU a's memory",
-     lab04_can_run_peer, lab04_run_latency_peer},
+     can_run_peer, lab04_run_latency_peer},
     {"cpu-gpu", "the GPU and the CPU increment one host counter at once",
-     lab04_can_run_host_atomics, lab04_run_cpu_gpu},
+     can_run_host_atomics, lab04_run_cpu_gpu},
 };
 
 const lab_definition lab_this = {
