@@ -143,7 +143,7 @@ static int run_variant(lab_ctx *ctx, const char *key, counter_job *j, lab_route 
 
 /* Every variant of this experiment at one place; with two GPUs b's total lives on b, a's
  * total and b's landing on a. */
-static int at_place(lab_ctx *ctx, lab04_pair *pair, lab_route route)
+int lab04_counters_at(lab_ctx *ctx, lab04_pair *pair, lab_route route)
 {
     const lab04_state *s = ctx->lab;
     const int two = pair->b >= 0;
@@ -167,16 +167,6 @@ static int at_place(lab_ctx *ctx, lab04_pair *pair, lab_route route)
     }
     lab_far_free(&j.counter);
     return status;
-}
-
-int lab04_run_counter(lab_ctx *ctx)
-{
-    return lab04_each_place(ctx, LAB04_A, at_place);
-}
-
-int lab04_run_counter_peer(lab_ctx *ctx)
-{
-    return lab04_each_place(ctx, LAB04_BOTH, at_place);
 }
 
 /* ---------------------------------------------- the GPU and the CPU -- */

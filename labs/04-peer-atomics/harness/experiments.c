@@ -163,24 +163,6 @@ static void pair_teardown(lab04_pair *pair)
     CUDA_CHECK(cudaStreamDestroy(pair->stream_a));
 }
 
-int lab04_each_place(lab_ctx *ctx, lab04_who who, lab04_place_fn at)
-{
-    /* one GPU: loopback, then the host link unless --no-host-atomics */
-    lab_route routes[2] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
-    size_t count = state.no_host_atomics ? 1 : 2;
-    lab04_pair pair;
-    int status = 0;
-    if (who != LAB04_A) {
-        routes[0] = LAB_ROUTE_PEER;
-        count = 1;
-    }
-    pair_setup(&pair, who == LAB04_B ? state.b : state.a, who == LAB04_BOTH ? state.b : -1);
-    for (size_t r = 0; r < count; r++)
-        status |= at(ctx, &pair, routes[r]);
-    pair_teardown(&pair);
-    return status;
-}
-
 /* One GPU: the plan's a-steps between the timer's two events. */
 static float run_on_a(lab04_pair *pair, const span_plan *plan)
 {
@@ -312,7 +294,7 @@ static void scan_machine(lab_ctx *ctx)
     attr_row(ctx, "directions_without_native_atomics", LAB_ROUTE_PEER, -1, -1, without, example);
 }
 
-int lab04_run_link(lab_ctx *ctx)
+static int run_link(lab_ctx *ctx)
 {
     host_link(ctx, state.a);
     if (state.b >= 0) {
@@ -348,23 +330,79 @@ static bool can_run_peer(const lab_ctx *ctx, char *why, size_t why_len)
     return state.peer_why[0] == '\0';
 }
 
+/** Who reaches a's shared data. */
+typedef enum who {
+    A_ALONE, /**< a alone: the data in a's memory and in host memory */
+    B_ALONE, /**< b alone, across the peer link */
+    BOTH     /**< a and b, b across the peer link */
+} who;
+
+/* Set up the pair (b alone: b, none; else a, and b for both) and run @p at once per place:
+ * for a alone loopback, then the host link unless --no-host-atomics; else the peer route. */
+static int each_place(lab_ctx *ctx, who w, int (*at)(lab_ctx *, lab04_pair *, lab_route))
+{
+    lab_route routes[2] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
+    size_t count = state.no_host_atomics ? 1 : 2;
+    lab04_pair pair;
+    int status = 0;
+    if (w != A_ALONE) {
+        routes[0] = LAB_ROUTE_PEER;
+        count = 1;
+    }
+    pair_setup(&pair, w == B_ALONE ? state.b : state.a, w == BOTH ? state.b : -1);
+    for (size_t r = 0; r < count; r++)
+        status |= at(ctx, &pair, routes[r]);
+    pair_teardown(&pair);
+    return status;
+}
+
+static int run_counter(lab_ctx *ctx)
+{
+    return each_place(ctx, A_ALONE, lab04_counters_at);
+}
+
+static int run_counter_peer(lab_ctx *ctx)
+{
+    return each_place(ctx, BOTH, lab04_counters_at);
+}
+
+static int run_histogram(lab_ctx *ctx)
+{
+    return each_place(ctx, A_ALONE, lab04_histograms_at);
+}
+
+static int run_histogram_peer(lab_ctx *ctx)
+{
+    return each_place(ctx, BOTH, lab04_histograms_at);
+}
+
+static int run_latency(lab_ctx *ctx)
+{
+    return each_place(ctx, A_ALONE, lab04_latency_at);
+}
+
+static int run_latency_peer(lab_ctx *ctx)
+{
+    return each_place(ctx, B_ALONE, lab04_latency_at);
+}
+
 /* Peer experiments sit beside their one-GPU twins; the last entry needs one
  * GPU, so a run on a machine without any says so in its closing line. */
 static const lab_experiment experiments[] = {
     {"link", "what the host link and the peer link carry natively (attributes)",
-     lab_need_one_gpu, lab04_run_link},
+     lab_need_one_gpu, run_link},
     {"counter", "one counter in GPU a's memory and in host memory, four ways to add",
-     can_run_one, lab04_run_counter},
+     can_run_one, run_counter},
     {"counter-peer", "one counter in GPU a's memory, incremented by GPU b and by both",
-     can_run_peer, lab04_run_counter_peer},
+     can_run_peer, run_counter_peer},
     {"histogram", "256-bin histogram, naive vs privatized, bins local and in host memory",
-     can_run_one, lab04_run_histogram},
+     can_run_one, run_histogram},
     {"histogram-peer", "256-bin histogram of data on two GPUs, naive vs privatized",
-     can_run_peer, lab04_run_histogram_peer},
+     can_run_peer, run_histogram_peer},
     {"latency", "one atomic's latency (dependent chain), local and over the host link",
-     can_run_one, lab04_run_latency},
+     can_run_one, run_latency},
     {"latency-peer", "one atomic's latency from GPU b on GPU a's memory",
-     can_run_peer, lab04_run_latency_peer},
+     can_run_peer, run_latency_peer},
     {"cpu-gpu", "the GPU and the CPU increment one host counter at once",
      can_run_host_atomics, lab04_run_cpu_gpu},
 };

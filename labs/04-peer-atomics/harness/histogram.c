@@ -128,7 +128,7 @@ static unsigned char *upload(int dev, const unsigned char *host, size_t n)
 
 /* Both variants at one place: the seeded bytes on a, or two GPUs' halves (a's in whole
  * words), checked against the host's histogram of them. */
-static int at_place(lab_ctx *ctx, lab04_pair *pair, lab_route route)
+int lab04_histograms_at(lab_ctx *ctx, lab04_pair *pair, lab_route route)
 {
     const lab04_state *s = ctx->lab;
     const int two = pair->b >= 0;
@@ -167,14 +167,4 @@ static int at_place(lab_ctx *ctx, lab04_pair *pair, lab_route route)
         CUDA_CHECK(cudaFree((void *)h.data_b));
     }
     return status;
-}
-
-int lab04_run_histogram(lab_ctx *ctx)
-{
-    return lab04_each_place(ctx, LAB04_A, at_place);
-}
-
-int lab04_run_histogram_peer(lab_ctx *ctx)
-{
-    return lab04_each_place(ctx, LAB04_BOTH, at_place);
 }

@@ -57,21 +57,6 @@ void lab04_read(const lab_far *far, void *out, size_t bytes, cudaStream_t stream
 lab_row lab04_row(const char *experiment, const char *variant, lab_route route, int src,
                   int dst, const lab04_runs *runs);
 
-/** @brief Who reaches a's shared data. */
-typedef enum lab04_who {
-    LAB04_A,   /**< a alone: the data in a's memory and in host memory */
-    LAB04_B,   /**< b alone, across the peer link */
-    LAB04_BOTH /**< a and b, b across the peer link */
-} lab04_who;
-
-/** @brief What an experiment does at one place of a's shared data, @p pair set up. */
-typedef int (*lab04_place_fn)(lab_ctx *ctx, lab04_pair *pair, lab_route route);
-
-/** @brief Set up the pair (b alone: b, none; else a, and b for both) and run @p at once per
- *         place: for a alone loopback, then the host link unless --no-host-atomics; else the
- *         peer route. */
-int lab04_each_place(lab_ctx *ctx, lab04_who who, lab04_place_fn at);
-
 /** @brief Harness kernels (launch.cu): the naive histogram, one system-scope atomic per
  *         byte on @p hist; one 64-bit and LAB04_BINS 32-bit additions out = x + y;
  *         *flag = 1 once the stream gets there. */
@@ -86,22 +71,15 @@ cudaError_t lab04_sum_bins(unsigned int *out, const unsigned int *x, const unsig
 /** @copydoc lab04_histogram_naive */
 cudaError_t lab04_raise_flag(volatile unsigned int *flag, cudaStream_t stream);
 
-/** @brief The experiments (experiments.c, counters.c, histogram.c, latency.c). */
-int lab04_run_link(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_counter(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_counter_peer(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
+/** @brief An experiment at one place of a's shared data, @p pair set up (counters.c,
+ *         histogram.c, latency.c): every variant, its rows and checks. */
+int lab04_counters_at(lab_ctx *ctx, lab04_pair *pair, lab_route route);
+/** @copydoc lab04_counters_at */
+int lab04_histograms_at(lab_ctx *ctx, lab04_pair *pair, lab_route route);
+/** @copydoc lab04_counters_at */
+int lab04_latency_at(lab_ctx *ctx, lab04_pair *pair, lab_route route);
+/** @brief The cpu-gpu experiment (counters.c). */
 int lab04_run_cpu_gpu(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_histogram(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_histogram_peer(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_latency(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_latency_peer(lab_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -107,7 +107,7 @@ static int run_chain(lab_ctx *ctx, const char *key, chain_job *c, lab_route rout
 
 /* Both scopes at one place: the walker is pair->a (a, or b alone), the chain in a's memory or
  * in host memory. */
-static int at_place(lab_ctx *ctx, lab04_pair *pair, lab_route route)
+int lab04_latency_at(lab_ctx *ctx, lab04_pair *pair, lab_route route)
 {
     const lab04_state *s = ctx->lab;
     chain_job *c = lab_host_alloc(1, sizeof *c, "the latency chain");
@@ -124,14 +124,4 @@ static int at_place(lab_ctx *ctx, lab04_pair *pair, lab_route route)
     lab_far_free(&c->slots);
     free(c);
     return status;
-}
-
-int lab04_run_latency(lab_ctx *ctx)
-{
-    return lab04_each_place(ctx, LAB04_A, at_place);
-}
-
-int lab04_run_latency_peer(lab_ctx *ctx)
-{
-    return lab04_each_place(ctx, LAB04_B, at_place);
 }
