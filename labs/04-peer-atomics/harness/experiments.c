@@ -179,7 +179,7 @@ static float run_on_a(lab04_pair *pair, const span_plan *plan)
     return ms;
 }
 
-void lab04_repeat(lab04_pair *pair, const span_plan *plan, lab04_check_fn check,
+void lab04_repeat(lab04_pair *pair, const span_plan *plan, int (*check)(void *arg),
                   lab04_runs *out)
 {
     double *us = lab_host_alloc((size_t)out->reps, sizeof *us, "the run times");
@@ -249,17 +249,6 @@ static int p2p_value(enum cudaDeviceP2PAttr attr, int src, int dst)
     return -1;
 }
 
-static void host_link(lab_ctx *ctx, int a)
-{
-    int native = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&native, cudaDevAttrHostNativeAtomicSupported, a));
-    attr_row(ctx, "host_native_atomics", LAB_ROUTE_HOST, a, -1, native,
-             native ? "1: the GPU and the CPU may update one host object at once with "
-                      "system-scope atomics"
-                    : "0: the GPU and the CPU must not update one host object at once "
-                      "(libcu++ cuda::atomic: a data race without this attribute)");
-}
-
 static void peer_link(lab_ctx *ctx, int src, int dst)
 {
     const enum cudaAtomicOperation add = cudaAtomicOperationIntegerAdd;
@@ -276,12 +265,22 @@ static void peer_link(lab_ctx *ctx, int src, int dst)
              sim ? 0 : caps_known ? (int)caps : -1, why);
 }
 
-/* The machine as a whole: a direction with peer access but no native
- * atomics shows that access alone does not make atomics work. */
-static void scan_machine(lab_ctx *ctx)
+/* The host link, both directions of the pair, and the machine as a whole: a direction with
+ * peer access but no native atomics shows that access alone does not make atomics work. */
+static int run_link(lab_ctx *ctx)
 {
-    int with = 0, without = 0;
+    int native = 0, with = 0, without = 0;
     char example[64] = "";
+    CUDA_CHECK(cudaDeviceGetAttribute(&native, cudaDevAttrHostNativeAtomicSupported, state.a));
+    attr_row(ctx, "host_native_atomics", LAB_ROUTE_HOST, state.a, -1, native,
+             native ? "1: the GPU and the CPU may update one host object at once with "
+                      "system-scope atomics"
+                    : "0: the GPU and the CPU must not update one host object at once "
+                      "(libcu++ cuda::atomic: a data race without this attribute)");
+    if (state.b >= 0) {
+        peer_link(ctx, state.a, state.b);
+        peer_link(ctx, state.b, state.a);
+    }
     for (int i = 0; i < ctx->gpus; i++)
         for (int j = 0; j < ctx->gpus; j++) {
             if (i == j || !lab_can_access_peer(i, j))
@@ -292,16 +291,6 @@ static void scan_machine(lab_ctx *ctx)
         }
     attr_row(ctx, "directions_with_access", LAB_ROUTE_PEER, -1, -1, with, "");
     attr_row(ctx, "directions_without_native_atomics", LAB_ROUTE_PEER, -1, -1, without, example);
-}
-
-static int run_link(lab_ctx *ctx)
-{
-    host_link(ctx, state.a);
-    if (state.b >= 0) {
-        peer_link(ctx, state.a, state.b);
-        peer_link(ctx, state.b, state.a);
-    }
-    scan_machine(ctx);
     return 0;
 }
 

@@ -35,16 +35,13 @@ typedef struct lab04_runs {
     lab_stats us;    /**< microseconds per timed run */
 } lab04_runs;
 
-/** @brief After one run: 1 when its result is right. */
-typedef int (*lab04_check_fn)(void *arg);
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** @brief One warm-up and out->reps timed runs of @p plan, each checked: span_run on two
- *         GPUs, the same steps on a alone when pair->b < 0. */
-void lab04_repeat(lab04_pair *pair, const span_plan *plan, lab04_check_fn check,
+/** @brief One warm-up and out->reps timed runs of @p plan, each followed by @p check (1: the
+ *         result is right): span_run on two GPUs, the same steps on a alone when pair->b < 0. */
+void lab04_repeat(lab04_pair *pair, const span_plan *plan, int (*check)(void *arg),
                   lab04_runs *out);
 
 /** @brief Zero far memory: the host's side directly (the stream is idle), else a memset. */
