@@ -78,12 +78,12 @@ static void judge_pair(lab04_state *s)
                  lab_can_access_peer(b, a));
         return;
     }
-    if (s->simulated || !p2p_native(b, a))
+    if (opt_no_native || !p2p_native(b, a))
         snprintf(s->peer_why, sizeof s->peer_why,
                  "no native atomics from GPU %d to GPU %d (cudaDevP2PAttrNativeAtomicSupported "
                  "%d->%d = 0%s): this link's hardware does not carry atomics, and the peer "
                  "experiments need them", b, a, b, a,
-                 s->simulated ? ", simulated by --simulate-no-native-atomics" : "");
+                 opt_no_native ? ", simulated by --simulate-no-native-atomics" : "");
 }
 
 static size_t checked_size(const char *prog, const char *name, size_t given, size_t fallback)
@@ -107,8 +107,7 @@ static int setup(lab_ctx *ctx)
         .reps = ctx->args.reps ? (int)ctx->args.reps : quick ? 3 : 5,
         .gpu_shape = {0, threads, opt_iters ? (int)opt_iters : quick ? 4 : 32},
         .host_shape = {0, threads, opt_host_iters ? (int)opt_host_iters : quick ? 1 : 4},
-        .chain_steps = opt_steps ? (int)opt_steps : quick ? 512 : 4096,
-        .simulated = opt_no_native, .no_host_atomics = opt_no_host_atomics};
+        .chain_steps = opt_steps ? (int)opt_steps : quick ? 512 : 4096};
     s->hist_bytes = checked_size(ctx->prog, "--hist-size", opt_hist, (quick ? 4u : 64u) << 20);
     s->host_hist_bytes = checked_size(ctx->prog, "--host-hist-size", opt_host_hist,
                                       (quick ? 256u : 1024u) << 10);
@@ -253,7 +252,7 @@ static void peer_link(lab_ctx *ctx, int src, int dst)
 {
     const enum cudaAtomicOperation add = cudaAtomicOperationIntegerAdd;
     unsigned int caps = 0;
-    const int sim = state.simulated; /* hide the link's atomics: the skip path */
+    const int sim = opt_no_native; /* hide the link's atomics: the skip path */
     const char *why = sim ? "simulated by --simulate-no-native-atomics" : "";
     int caps_known = cudaDeviceGetP2PAtomicCapabilities(&caps, &add, 1, src, dst) == cudaSuccess;
     (void)cudaGetLastError();
@@ -308,7 +307,7 @@ static bool can_run_host_atomics(const lab_ctx *ctx, char *why, size_t why_len)
     if (!can_run_one(ctx, why, why_len))
         return false;
     snprintf(why, why_len, "--no-host-atomics: no atomics on mapped host memory");
-    return !state.no_host_atomics;
+    return !opt_no_host_atomics;
 }
 
 static bool can_run_peer(const lab_ctx *ctx, char *why, size_t why_len)
@@ -331,7 +330,7 @@ typedef enum who {
 static int each_place(lab_ctx *ctx, who w, int (*at)(lab_ctx *, lab04_pair *, lab_route))
 {
     lab_route routes[2] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
-    size_t count = state.no_host_atomics ? 1 : 2;
+    size_t count = opt_no_host_atomics ? 1 : 2;
     lab04_pair pair;
     int status = 0;
     if (w != A_ALONE) {

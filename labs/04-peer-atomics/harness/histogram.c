@@ -7,7 +7,6 @@
 #include "lab04.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static const size_t bin_bytes = LAB04_BINS * sizeof(unsigned int);
 

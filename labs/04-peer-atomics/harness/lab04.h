@@ -9,8 +9,6 @@
 #include "atomics.h"
 #include "lab.h"
 
-#include <stdint.h>
-
 /** @brief What the command line asked for, with the defaults applied. */
 typedef struct lab04_state {
     int a;                  /**< GPU a: owns the shared data (-1: no GPU) */
@@ -23,8 +21,6 @@ typedef struct lab04_state {
     int chain_steps;        /**< dependent atomics per chain */
     int reps;               /**< timed runs after one warm-up */
     uint64_t seed;          /**< seed of the data and the chain */
-    int simulated;          /**< --simulate-no-native-atomics */
-    bool no_host_atomics;   /**< --no-host-atomics: the far memory is a's own only */
 } lab04_state;
 
 /** @brief What lab04_repeat measured. */

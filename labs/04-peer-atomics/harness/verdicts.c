@@ -6,7 +6,6 @@
 #include "claims.h"
 #include "cli.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
