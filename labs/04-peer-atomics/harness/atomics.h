@@ -1,16 +1,14 @@
 /**
  * @file atomics.h
- * @brief Lab 04: the contracts of the student's kernels and functions
- *        (student/atomic_kernels.cu, student/atomic_host.c). Read it; do not
- *        edit it: the grade builds your files against this copy.
+ * @brief Lab 04: the contracts of the student's kernels and functions (student/atomic_kernels.cu,
+ *        student/atomic_host.c). Read it; do not edit it: the grade builds your files against this
+ *        copy.
  *
- * Every kernel takes the memory it updates as a pointer; the harness puts
- * that memory in GPU a's own memory (route loopback), in the other GPU's
- * (route peer) or in pinned host memory mapped into the GPU (route host).
- * The same code runs on every route; the cost changes, and so does the
- * scope that makes the result correct. Blocks are not whole warps on
- * purpose (default 244 threads: 7 full warps and one of 20 lanes), so code
- * that assumes 32 lanes per warp miscounts.
+ * Every kernel takes the memory it updates as a pointer; the harness puts that memory in GPU a's
+ * own memory (route loopback), in the other GPU's (route peer) or in pinned host memory mapped into
+ * the GPU (route host). The same code runs on every route; the cost changes, and so does the scope
+ * that makes the result correct. Blocks are not whole warps on purpose (default 244 threads: 7 full
+ * warps and one of 20 lanes), so code that assumes 32 lanes per warp miscounts.
  */
 #ifndef LAB04_ATOMICS_H
 #define LAB04_ATOMICS_H
@@ -45,61 +43,54 @@ extern "C" {
  * The harness checks every result against its own count on the host. */
 
 /**
- * @brief TODO 04.2: one atomic per increment. count_per_thread_kernel: every
- *        thread adds 1 to counter[threadIdx.x & same_address_mask] iters
- *        times, each with its own atomic: atomicAdd_system when system_scope
- *        is non-zero, else atomicAdd (device scope). The launcher passes mask
- *        0: all threads hit counter[0], yet the compiler cannot prove the
- *        address uniform and merge a warp's atomics. *counter grows by
- *        blocks * threads * iters. Checked: exact counts on every route, a
- *        system-scope atomic in the kernel's PTX.
+ * @brief TODO 04.2: one atomic per increment. count_per_thread_kernel: every thread adds 1 to
+ *        counter[threadIdx.x & same_address_mask] iters times, each with its own atomic:
+ *        atomicAdd_system when system_scope is non-zero, else atomicAdd (device scope). The
+ *        launcher passes mask 0: all threads hit counter[0], yet the compiler cannot prove the
+ *        address uniform and merge a warp's atomics. *counter grows by blocks * threads * iters.
+ *        Checked: exact counts on every route, a system-scope atomic in the kernel's PTX.
  */
 cudaError_t launch_count_per_thread(unsigned long long *counter, lab04_shape shape,
                                     int system_scope, cudaStream_t stream);
 
 /**
- * @brief TODO 04.3: one atomic per warp and iteration. In each iteration the
- *        lanes that run together (__activemask()) elect the lowest, which adds
- *        their number (__popc) with one atomic of the scope asked; the others
- *        add nothing. *counter grows by blocks * threads * iters, with
- *        blocks * ceil(threads / 32) * iters atomics while lanes stay
- *        together. Checked: exact counts with partial warps, the PTX's scope.
+ * @brief TODO 04.3: one atomic per warp and iteration. In each iteration the lanes that run
+ *        together (__activemask()) elect the lowest, which adds their number (__popc) with one
+ *        atomic of the scope asked; the others add nothing. *counter grows by blocks * threads *
+ *        iters, with blocks * ceil(threads / 32) * iters atomics while lanes stay together.
+ *        Checked: exact counts with partial warps, the PTX's scope.
  */
 cudaError_t launch_count_warp_aggregated(unsigned long long *counter, lab04_shape shape,
                                          int system_scope, cudaStream_t stream);
 
 /**
- * @brief TODO 04.4: one atomic per block. Each block adds threads * iters to
- *        *counter with exactly one global atomic of the scope asked, issued
- *        once all its threads have counted (inside the block: block-scope
- *        atomics or shuffles; a partial last warp counts too). Checked: exact
+ * @brief TODO 04.4: one atomic per block. Each block adds threads * iters to *counter with exactly
+ *        one global atomic of the scope asked, issued once all its threads have counted (inside the
+ *        block: block-scope atomics or shuffles; a partial last warp counts too). Checked: exact
  *        counts, the PTX's scope.
  */
 cudaError_t launch_count_block_aggregated(unsigned long long *counter, lab04_shape shape,
                                           int system_scope, cudaStream_t stream);
 
 /**
- * @brief TODO 04.6: a privatized histogram. Adds the count of each byte value
- *        among the @p n bytes at @p data (4-byte aligned, any n) to
- *        partial[value]: LAB04_BINS counters in this GPU's memory, added to,
- *        never overwritten. Each block counts into a __shared__ histogram
- *        with block-scope atomics, then adds each non-zero bin to @p partial
- *        with one device-scope atomic; any threads per block work. Checked:
- *        bit-exact against the host's histogram on every route.
+ * @brief TODO 04.6: a privatized histogram. Adds the count of each byte value among the @p n bytes
+ *        at @p data (4-byte aligned, any n) to partial[value]: LAB04_BINS counters in this GPU's
+ *        memory, added to, never overwritten. Each block counts into a __shared__ histogram with
+ *        block-scope atomics, then adds each non-zero bin to @p partial with one device-scope
+ *        atomic; any threads per block work. Checked: bit-exact against the host's histogram on
+ *        every route.
  */
 cudaError_t launch_histogram_privatized(const unsigned char *data, size_t n,
                                         unsigned int *partial, lab04_shape shape,
                                         cudaStream_t stream);
 
 /**
- * @brief TODO 04.7: a chain of dependent atomics, one thread (<<<1, 1>>>).
- *        From index 0, @p steps times: add LAB04_VISIT to slots[index]
- *        (atomicAdd_system when system_scope is non-zero, else atomicAdd) and
- *        take the next index from the low 32 bits of the old value returned,
- *        masked with LAB04_CHAIN_SLOTS - 1; then *final_index = index. No
- *        atomic can start before the one before returned, so the chain's time
- *        over its length is one atomic's latency. Checked: the final index
- *        and every slot's visits against the host's replay.
+ * @brief TODO 04.7: a chain of dependent atomics, one thread (<<<1, 1>>>). From index 0, @p steps
+ *        times: add LAB04_VISIT to slots[index] (atomicAdd_system when system_scope is non-zero,
+ *        else atomicAdd) and take the next index from the low 32 bits of the old value returned,
+ *        masked with LAB04_CHAIN_SLOTS - 1; then *final_index = index. No atomic can start before
+ *        the one before returned, so the chain's time over its length is one atomic's latency.
+ *        Checked: the final index and every slot's visits against the host's replay.
  */
 cudaError_t launch_atomic_chain(unsigned long long *slots, int steps, int system_scope,
                                 unsigned int *final_index, cudaStream_t stream);
@@ -140,25 +131,22 @@ static inline void lab04_step(span_work work, void *arg, int dev, cudaStream_t s
 }
 
 /**
- * @brief TODO 04.1: run @p plan once on both GPUs and time all of it. After
- *        the prepare steps (given): with a current, record timer_a.start on
- *        stream_a and run work_a; with b current, make stream_b wait for
- *        timer_a.start, run work_b, record done_b on stream_b; with a
- *        current, make stream_a wait for done_b, run finish_a, record
- *        timer_a.stop. Only then synchronize both streams. Returns the
- *        milliseconds between the events: both GPUs' concurrent work. Steps
- *        run through lab04_step(); CUDA failures exit 1 (CUDA_CHECK); a is
- *        current afterwards. Checked: the two-GPU counters and histogram
- *        count exactly, and their times cover b's work.
+ * @brief TODO 04.1: run @p plan once on both GPUs and time all of it. After the prepare steps
+ *        (given): with a current, record timer_a.start on stream_a and run work_a; with b current,
+ *        make stream_b wait for timer_a.start, run work_b, record done_b on stream_b; with a
+ *        current, make stream_a wait for done_b, run finish_a, record timer_a.stop. Only then
+ *        synchronize both streams. Returns the milliseconds between the events: both GPUs'
+ *        concurrent work. Steps run through lab04_step(); CUDA failures exit 1 (CUDA_CHECK); a is
+ *        current afterwards. Checked: the two-GPU counters and histogram count exactly, and their
+ *        times cover b's work.
  */
 float span_run(lab04_pair *pair, const span_plan *plan);
 
 /**
- * @brief TODO 04.5: gather a result on one GPU with one peer copy: enqueue on
- *        @p stream (of @p src_dev) cudaMemcpyPeerAsync of @p bytes from
- *        @p src on @p src_dev to @p dst on @p dst_dev and return its error,
- *        without waiting. Checked: the counter counted per GPU and gathered,
- *        and the privatized two-GPU histogram, are exact.
+ * @brief TODO 04.5: gather a result on one GPU with one peer copy: enqueue on @p stream (of
+ *        @p src_dev) cudaMemcpyPeerAsync of @p bytes from @p src on @p src_dev to @p dst on
+ *        @p dst_dev and return its error, without waiting. Checked: the counter counted per GPU and
+ *        gathered, and the privatized two-GPU histogram, are exact.
  */
 cudaError_t gather_peer(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes,
                         cudaStream_t stream);
@@ -167,14 +155,12 @@ cudaError_t gather_peer(void *dst, int dst_dev, const void *src, int src_dev, si
 typedef int (*lab04_busy_fn)(void *arg);
 
 /**
- * @brief TODO 04.8: the CPU's side of a counter the GPU updates too. Calls
- *        busy(arg) before each batch of @p batch increments and returns once
- *        it says 0. Each increment adds 1 to *counter with one atomic
- *        read-modify-write (GCC __atomic_fetch_add or C11 atomic_fetch_add,
- *        any memory order), never a plain load and store; the counter wraps
- *        modulo 2^64. Returns the increments made (a multiple of @p batch).
- *        A NULL counter or busy, or batch 0: returns 0 at once, busy never
- *        called. No CUDA call, no output. Checked: tests/unit/lab04.c (any
+ * @brief TODO 04.8: the CPU's side of a counter the GPU updates too. Calls busy(arg) before each
+ *        batch of @p batch increments and returns once it says 0. Each increment adds 1 to *counter
+ *        with one atomic read-modify-write (GCC __atomic_fetch_add or C11 atomic_fetch_add, any
+ *        memory order), never a plain load and store; the counter wraps modulo 2^64. Returns the
+ *        increments made (a multiple of @p batch). A NULL counter or busy, or batch 0: returns 0 at
+ *        once, busy never called. No CUDA call, no output. Checked: tests/unit/lab04.c (any
  *        machine, two CPU threads at once included) and the cpu-gpu count.
  */
 unsigned long long cpu_add_while(unsigned long long *counter, unsigned long long batch,

@@ -1,20 +1,12 @@
 /**
  * @file counters.c
- * @brief Lab 04: one 64-bit counter, incremented in several ways. Every way
- *        issues the same increments and must reach the exact total, except
- *        where the CUDA memory model promises nothing (a data race).
- *
- * One GPU: the counter in a's memory (loopback) and in mapped host memory,
- * one atomic per increment (device, system scope), per warp, per block; and
- * the GPU and the CPU on one host counter at once. Two GPUs: b alone on a's
- * counter, then both, down to no atomic across the link at all (each GPU
- * counts in its own memory and b's total is copied to a once).
+ * @brief Lab 04: one 64-bit counter in a's memory or in host memory, incremented in several
+ *        ways by a, b, both GPUs, or the GPU and the CPU; each must reach the exact total,
+ *        except where the CUDA memory model promises nothing (a data race).
  */
 #include "lab04.h"
 
-#include <string.h>
-
-/** How the increments reach the counter. */
+/** How the increments reach the counter: the index into launchers[]. */
 typedef enum counter_kind { PER_THREAD, WARP, BLOCK, LOCAL_THEN_COPY } counter_kind;
 
 /** One way to increment the counter. */
@@ -40,13 +32,18 @@ static const counter_variant variants[] = {
     {"local_then_copy", LOCAL_THEN_COPY, 0, 1, "04.5"},
 };
 
+/* local_then_copy counts per block too, each GPU in its own memory. */
+static cudaError_t (*const launchers[])(unsigned long long *, lab04_shape, int, cudaStream_t) = {
+    launch_count_per_thread, launch_count_warp_aggregated, launch_count_block_aggregated,
+    launch_count_block_aggregated};
+
 /** What the steps of one counter variant need. */
 typedef struct counter_job {
     const counter_variant *v;    /**< the variant being run */
     lab04_pair *pair;            /**< the GPUs (b < 0: one GPU) */
     lab04_shape shape;           /**< per GPU that adds */
     lab_far counter;             /**< the shared counter, where the route puts it */
-    unsigned long long *mine[3]; /**< local_then_copy: a's total, b's landing on a, b's total */
+    unsigned long long *mine[3]; /**< two GPUs: a's total, b's landing on a, b's total */
     unsigned long long expected; /**< increments per run */
     unsigned long long got;      /**< the first wrong count, else the count */
 } counter_job;
@@ -64,16 +61,6 @@ static unsigned long long per_writer(counter_kind kind, lab04_shape s)
     return blocks;
 }
 
-static cudaError_t launch_kind(counter_kind kind, unsigned long long *target, lab04_shape shape,
-                               int system_scope, cudaStream_t stream)
-{
-    if (kind == PER_THREAD)
-        return launch_count_per_thread(target, shape, system_scope, stream);
-    if (kind == WARP)
-        return launch_count_warp_aggregated(target, shape, system_scope, stream);
-    return launch_count_block_aggregated(target, shape, system_scope, stream);
-}
-
 static void reset_a(void *arg, cudaStream_t stream)
 {
     const counter_job *j = arg;
@@ -84,32 +71,27 @@ static void reset_a(void *arg, cudaStream_t stream)
 
 static void reset_b(void *arg, cudaStream_t stream)
 {
-    const counter_job *j = arg;
-    CUDA_CHECK(cudaMemsetAsync(j->mine[2], 0, word, stream));
+    CUDA_CHECK(cudaMemsetAsync(((const counter_job *)arg)->mine[2], 0, word, stream));
 }
 
 static void work_a(void *arg, cudaStream_t stream)
 {
     const counter_job *j = arg;
-    if (j->v->both == 0)
-        return; /* b alone */
-    if (j->v->kind == LOCAL_THEN_COPY)
-        CUDA_CHECK(launch_count_block_aggregated(j->mine[0], j->shape, 0, stream));
-    else
-        CUDA_CHECK(launch_kind(j->v->kind, j->counter.ptr, j->shape, j->v->system_scope, stream));
+    unsigned long long *target = j->v->kind == LOCAL_THEN_COPY ? j->mine[0] : j->counter.ptr;
+    if (j->v->both != 0) /* 0: b alone */
+        CUDA_CHECK(launchers[j->v->kind](target, j->shape, j->v->system_scope, stream));
 }
 
+/* local_then_copy: b counts in its own memory (device scope: nothing leaves b), then its total
+ * travels to a once, in stream order after the kernel; else every atomic crosses the link. */
 static void work_b(void *arg, cudaStream_t stream)
 {
     const counter_job *j = arg;
-    if (j->v->kind != LOCAL_THEN_COPY) { /* every atomic crosses the link */
-        CUDA_CHECK(launch_kind(j->v->kind, j->counter.ptr, j->shape, j->v->system_scope, stream));
-        return;
-    }
-    /* b counts in its own memory (device scope: nothing leaves b), then its
-     * total travels to a once, in stream order after the kernel. */
-    CUDA_CHECK(launch_count_block_aggregated(j->mine[2], j->shape, 0, stream));
-    CUDA_CHECK(gather_peer(j->mine[1], j->pair->a, j->mine[2], j->pair->b, word, stream));
+    const int local = j->v->kind == LOCAL_THEN_COPY;
+    CUDA_CHECK(launchers[j->v->kind](local ? j->mine[2] : j->counter.ptr, j->shape,
+                                     j->v->system_scope, stream));
+    if (local)
+        CUDA_CHECK(gather_peer(j->mine[1], j->pair->a, j->mine[2], j->pair->b, word, stream));
 }
 
 static void finish_a(void *arg, cudaStream_t stream)
@@ -128,94 +110,62 @@ static int check_count(void *arg)
     return got == j->expected;
 }
 
-static int emit(lab_ctx *ctx, const char *key, const counter_job *j, lab_route route,
-                const lab04_runs *runs)
+static int run_variant(lab_ctx *ctx, const char *key, counter_job *j, lab_route route)
 {
     const counter_variant *v = j->v;
     const int both = v->both > 0, race = both && !v->system_scope && v->kind != LOCAL_THEN_COPY;
     const unsigned long long one = per_writer(v->kind, j->shape);
-    const unsigned long long across =
-        route == LAB_ROUTE_LOOPBACK || v->kind == LOCAL_THEN_COPY ? 0 : one;
+    const int local = route == LAB_ROUTE_LOOPBACK || v->kind == LOCAL_THEN_COPY;
+    span_plan plan = {reset_a, j->mine[2] ? reset_b : NULL, work_a, work_b,
+                      v->kind == LOCAL_THEN_COPY ? finish_a : NULL, j};
+    lab04_runs runs = {.reps = ((const lab04_state *)ctx->lab)->reps};
+    j->expected = per_writer(PER_THREAD, j->shape) * (unsigned long long)(1 + both);
+    j->got = j->expected;
+    lab04_repeat(j->pair, &plan, check_count, &runs);
+
     const int src = j->pair->b >= 0 ? j->pair->b : j->pair->a;
-    lab_row row = lab04_row(key, v->name, route, src, j->pair->a, runs);
+    lab_row row = lab04_row(key, v->name, route, src, j->pair->a, &runs);
     lab_row_set(row.mode, sizeof row.mode, "%s", both ? "both" : "one");
     row.count = (long)j->expected;
     row.verified = race ? -1 : row.verified;
     lab_row_set(row.value, sizeof row.value, "%llu", j->got);
     lab_row_set(row.detail, sizeof row.detail,
                 "atomics=%llu across=%llu blocks=%d threads=%d iters=%d exact_runs=%d/%d%s",
-                one * (unsigned long long)(1 + both), across, j->shape.blocks,
-                j->shape.threads, j->shape.iters, runs->reps + 1 - runs->wrong, runs->reps + 1,
+                one * (unsigned long long)(1 + both), local ? 0ULL : one, j->shape.blocks,
+                j->shape.threads, j->shape.iters, runs.reps + 1 - runs.wrong, runs.reps + 1,
                 race ? " a data race under the CUDA memory model (device scope from two GPUs)"
                      : "");
     lab_emit(ctx, &row);
-    if (race)
-        return 0;
-    return lab_check(ctx, runs->wrong == 0, "%s %s (%s, %s): counted %llu, expected %llu "
-                     "in run %d (TODO %s)", key, v->name, row.route, row.mode, j->got,
-                     j->expected, runs->first_wrong, v->todo);
+    return race ? 0 : lab_check(ctx, runs.wrong == 0, "%s %s (%s, %s): counted %llu, expected "
+                                "%llu in run %d (TODO %s)", key, v->name, row.route, row.mode,
+                                j->got, j->expected, runs.first_wrong, v->todo);
 }
 
-static int run_variant(lab_ctx *ctx, const char *key, counter_job *j, lab_route route)
+/* Every variant of this experiment at one place; with two GPUs b's total lives on b, a's
+ * total and b's landing on a. */
+int lab04_counters_at(lab_ctx *ctx, lab04_pair *pair, lab_route route)
 {
     const lab04_state *s = ctx->lab;
-    span_plan plan = {reset_a, j->mine[2] ? reset_b : NULL, work_a, work_b,
-                      j->v->kind == LOCAL_THEN_COPY ? finish_a : NULL, j};
-    lab04_runs runs = {.reps = s->reps};
-    j->expected = per_writer(PER_THREAD, j->shape) * (unsigned long long)(1 + (j->v->both > 0));
-    j->got = j->expected;
-    lab04_repeat(j->pair, &plan, check_count, &runs);
-    return emit(ctx, key, j, route, &runs);
-}
-
-/* Every variant of this experiment (one GPU: both < 0, else the peer's). */
-static int run_all(lab_ctx *ctx, const char *key, counter_job *j, lab_route route)
-{
+    const int two = pair->b >= 0;
+    counter_job j = {.pair = pair, .shape = route == LAB_ROUTE_HOST ? s->host_shape : s->gpu_shape};
     int status = 0;
+    CUDA_CHECK(lab_far_alloc(&j.counter, route, two ? pair->b : pair->a, pair->a, word));
+    if (two) {
+        CUDA_CHECK(cudaMalloc((void **)&j.mine[2], word));
+        CUDA_CHECK(cudaSetDevice(pair->a));
+        CUDA_CHECK(cudaMalloc((void **)&j.mine[0], 2 * word));
+        j.mine[1] = j.mine[0] + 1;
+    }
     for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
-        if ((variants[k].both < 0) != (j->pair->b < 0))
-            continue;
-        j->v = &variants[k];
-        status |= run_variant(ctx, key, j, route);
+        j.v = &variants[k];
+        if ((j.v->both >= 0) == two)
+            status |= run_variant(ctx, two ? "counter-peer" : "counter", &j, route);
     }
-    return status;
-}
-
-int lab04_run_counter(lab_ctx *ctx)
-{
-    const lab04_state *s = ctx->lab;
-    lab_route routes[2];
-    const size_t route_count = lab04_far_routes(s, routes);
-    lab04_pair pair;
-    int status = 0;
-    lab04_pair_setup(&pair, s->a, -1);
-    for (size_t r = 0; r < route_count; r++) {
-        counter_job j = {.pair = &pair};
-        j.shape = routes[r] == LAB_ROUTE_HOST ? s->host_shape : s->gpu_shape;
-        CUDA_CHECK(lab_far_alloc(&j.counter, routes[r], s->a, s->a, word));
-        status |= run_all(ctx, "counter", &j, routes[r]);
-        lab_far_free(&j.counter);
+    if (two) {
+        CUDA_CHECK(cudaFree(j.mine[0]));
+        CUDA_CHECK(cudaFree(j.mine[2]));
     }
-    lab04_pair_teardown(&pair);
-    return status;
-}
-
-int lab04_run_counter_peer(lab_ctx *ctx)
-{
-    const lab04_state *s = ctx->lab;
-    lab04_pair pair;
-    lab04_pair_setup(&pair, s->a, s->b);
-    counter_job j = {.pair = &pair, .shape = s->gpu_shape};
-    CUDA_CHECK(lab_far_alloc(&j.counter, LAB_ROUTE_PEER, s->b, s->a, word)); /* on a */
-    CUDA_CHECK(cudaMalloc((void **)&j.mine[2], word));                     /* on b */
-    CUDA_CHECK(cudaSetDevice(s->a));
-    CUDA_CHECK(cudaMalloc((void **)&j.mine[0], 2 * word));
-    j.mine[1] = j.mine[0] + 1;
-    int status = run_all(ctx, "counter-peer", &j, LAB_ROUTE_PEER);
-    CUDA_CHECK(cudaFree(j.mine[0]));
-    CUDA_CHECK(cudaFree(j.mine[2]));
     lab_far_free(&j.counter);
-    lab04_pair_teardown(&pair);
     return status;
 }
 
@@ -232,8 +182,7 @@ typedef struct mixed_totals {
 
 static int stream_busy(void *arg)
 {
-    cudaError_t err = cudaStreamQuery(*(cudaStream_t *)arg);
-    if (err != cudaErrorNotReady)
+    if (cudaStreamQuery(*(cudaStream_t *)arg) != cudaErrorNotReady)
         return 0; /* done (or failed: the synchronize after says so) */
     (void)cudaGetLastError();
     return 1;
@@ -249,6 +198,9 @@ static bool flag_raised(volatile const unsigned int *flag)
     return true;
 }
 
+/* Increments the CPU makes between two looks at the GPU. */
+static const unsigned long long cpu_batch = 64;
+
 /* One run: word 0 of @p far is the counter, word 1 the GPU's start flag. */
 static bool mixed_run(const lab04_state *s, const lab_far *far, int scope, cudaStream_t stream,
                       mixed_totals *t)
@@ -257,10 +209,12 @@ static bool mixed_run(const lab04_state *s, const lab_far *far, int scope, cudaS
     volatile unsigned int *raised = (volatile unsigned int *)(host + 1);
     *host = 0; /* the stream is idle: the previous run was synchronized */
     *raised = 0u;
-    CUDA_CHECK(lab04_raise_flag((volatile unsigned int *)((unsigned long long *)far->ptr + 1), stream));
+    CUDA_CHECK(lab04_raise_flag((volatile unsigned int *)((unsigned long long *)far->ptr + 1),
+                                stream));
     CUDA_CHECK(launch_count_per_thread(far->ptr, s->host_shape, scope, stream));
-    bool started = flag_raised(raised);
-    unsigned long long cpu = started ? cpu_add_while(host, LAB04_CPU_BATCH, stream_busy, &stream) : 0;
+    const bool started = flag_raised(raised);
+    const unsigned long long cpu =
+        started ? cpu_add_while(host, cpu_batch, stream_busy, &stream) : 0;
     CUDA_CHECK(cudaStreamSynchronize(stream));
     const unsigned long long gpu = per_writer(PER_THREAD, s->host_shape);
     t->gpu += gpu;
@@ -274,9 +228,8 @@ static bool mixed_run(const lab04_state *s, const lab_far *far, int scope, cudaS
 static int emit_mixed(lab_ctx *ctx, int scope, int native, const mixed_totals *t, int runs)
 {
     const int defined = scope && native;
-    lab_row row = lab_row_empty("cpu-gpu", scope ? "system" : "device");
-    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(LAB_ROUTE_HOST));
-    row.src = ((const lab04_state *)ctx->lab)->a;
+    lab_row row = lab04_row("cpu-gpu", scope ? "system" : "device", LAB_ROUTE_HOST,
+                            ((const lab04_state *)ctx->lab)->a, -1, NULL);
     lab_row_set(row.mode, sizeof row.mode, "gpu_and_cpu");
     row.count = (long)t->expected;
     row.verified = defined ? t->got == t->expected : -1;

@@ -1,7 +1,7 @@
 /**
  * @file experiments.c
- * @brief Lab 04's registry: options, the choice of GPUs, the link's
- *        attributes, and the helpers every experiment shares.
+ * @brief Lab 04's registry: options, the choice of GPUs, the link's attributes, and the
+ *        helpers every experiment shares.
  */
 #include "lab04.h"
 
@@ -18,15 +18,15 @@ static bool opt_no_native, opt_no_host_atomics;
 static const lab_option options[] = {
     {"iters", 0, LAB_OPT_INT, "N", "increments per thread, counter in GPU memory (default 32)",
      &opt_iters, 1, 65536},
-    {"host-iters", 0, LAB_OPT_INT, "N", "increments per thread, counter in host memory (default 4)",
-     &opt_host_iters, 1, 65536},
+    {"host-iters", 0, LAB_OPT_INT, "N",
+     "increments per thread, counter in host memory (default 4)", &opt_host_iters, 1, 65536},
     {"blocks", 0, LAB_OPT_INT, "N", "blocks per GPU (default 4 per SM)", &opt_blocks, 1, 65536},
     {"threads", 0, LAB_OPT_INT, "N", "threads per block (default 244: a partial last warp)",
      &opt_threads, 1, 1024},
     {"hist-size", 0, LAB_OPT_SIZE, "SIZE", "histogram input, bins in GPU memory (default 64MiB)",
      &opt_hist, 0, 0},
-    {"host-hist-size", 0, LAB_OPT_SIZE, "SIZE", "histogram input, bins in host memory (default 1MiB)",
-     &opt_host_hist, 0, 0},
+    {"host-hist-size", 0, LAB_OPT_SIZE, "SIZE",
+     "histogram input, bins in host memory (default 1MiB)", &opt_host_hist, 0, 0},
     {"chain-steps", 0, LAB_OPT_INT, "N", "dependent atomics per latency chain (default 4096)",
      &opt_steps, 1, 1L << 24},
     {"simulate-no-native-atomics", 0, LAB_OPT_FLAG, NULL,
@@ -47,10 +47,8 @@ static int p2p_native(int src, int dst)
  * native atomics both ways, 1 peer access both ways, 2 any two GPUs? */
 static bool suits(int i, int j, int level)
 {
-    if (level == 2)
-        return true;
-    return lab_can_access_peer(i, j) && lab_can_access_peer(j, i) &&
-           (level == 1 || (p2p_native(i, j) && p2p_native(j, i)));
+    return level == 2 || (lab_can_access_peer(i, j) && lab_can_access_peer(j, i) &&
+                          (level == 1 || (p2p_native(i, j) && p2p_native(j, i))));
 }
 
 /* The first pair (a, b) the command line allows, the best level first. */
@@ -80,18 +78,17 @@ static void judge_pair(lab04_state *s)
                  lab_can_access_peer(b, a));
         return;
     }
-    if (s->simulated || !p2p_native(b, a))
+    if (opt_no_native || !p2p_native(b, a))
         snprintf(s->peer_why, sizeof s->peer_why,
                  "no native atomics from GPU %d to GPU %d (cudaDevP2PAttrNativeAtomicSupported "
                  "%d->%d = 0%s): this link's hardware does not carry atomics, and the peer "
                  "experiments need them", b, a, b, a,
-                 s->simulated ? ", simulated by --simulate-no-native-atomics" : "");
+                 opt_no_native ? ", simulated by --simulate-no-native-atomics" : "");
 }
 
 static size_t checked_size(const char *prog, const char *name, size_t given, size_t fallback)
 {
-    const size_t lo = 64, hi = (size_t)1 << 30;
-    const size_t bytes = given ? given : fallback;
+    const size_t lo = 64, hi = (size_t)1 << 30, bytes = given ? given : fallback;
     char text[32], a[32], b[32];
     if (bytes < lo || bytes > hi)
         lab_usage_error(prog, "%s: %s is out of range (%s .. %s)", name,
@@ -103,21 +100,17 @@ static size_t checked_size(const char *prog, const char *name, size_t given, siz
 static int setup(lab_ctx *ctx)
 {
     const bool quick = ctx->args.quick;
+    const int threads = opt_threads ? (int)opt_threads : 244;
     lab04_state *s = &state;
-    memset(s, 0, sizeof *s);
-    s->a = s->b = -1;
-    s->reps = ctx->args.reps ? (int)ctx->args.reps : quick ? 3 : 5;
-    s->seed = (uint64_t)ctx->args.seed;
-    s->simulated = opt_no_native;
-    s->no_host_atomics = opt_no_host_atomics;
-    s->gpu_shape.threads = opt_threads ? (int)opt_threads : 244;
-    s->gpu_shape.iters = opt_iters ? (int)opt_iters : quick ? 4 : 32;
-    s->host_shape = s->gpu_shape;
-    s->host_shape.iters = opt_host_iters ? (int)opt_host_iters : quick ? 1 : 4;
+    *s = (lab04_state){
+        .a = -1, .b = -1, .seed = (uint64_t)ctx->args.seed,
+        .reps = ctx->args.reps ? (int)ctx->args.reps : quick ? 3 : 5,
+        .gpu_shape = {0, threads, opt_iters ? (int)opt_iters : quick ? 4 : 32},
+        .host_shape = {0, threads, opt_host_iters ? (int)opt_host_iters : quick ? 1 : 4},
+        .chain_steps = opt_steps ? (int)opt_steps : quick ? 512 : 4096};
     s->hist_bytes = checked_size(ctx->prog, "--hist-size", opt_hist, (quick ? 4u : 64u) << 20);
     s->host_hist_bytes = checked_size(ctx->prog, "--host-hist-size", opt_host_hist,
                                       (quick ? 256u : 1024u) << 10);
-    s->chain_steps = opt_steps ? (int)opt_steps : quick ? 512 : 4096;
     ctx->lab = s;
     if (ctx->gpus == 0)
         return 0;
@@ -142,41 +135,9 @@ static void teardown(lab_ctx *ctx)
 
 /* ------------------------------------------------------------ helpers -- */
 
-bool lab04_can_run_one(const lab_ctx *ctx, char *why, size_t why_len)
+static void pair_setup(lab04_pair *pair, int a, int b)
 {
-    return lab_need_one_gpu(ctx, why, why_len) &&
-           lab_route_possible(LAB_ROUTE_HOST, state.a, -1, why, why_len);
-}
-
-bool lab04_can_run_host_atomics(const lab_ctx *ctx, char *why, size_t why_len)
-{
-    if (!lab04_can_run_one(ctx, why, why_len))
-        return false;
-    snprintf(why, why_len, "%s", state.no_host_atomics ? "--no-host-atomics: no atomics on "
-             "mapped host memory" : "");
-    return !state.no_host_atomics;
-}
-
-size_t lab04_far_routes(const lab04_state *s, lab_route routes[2])
-{
-    routes[0] = LAB_ROUTE_LOOPBACK;
-    routes[1] = LAB_ROUTE_HOST;
-    return s->no_host_atomics ? 1 : 2;
-}
-
-bool lab04_can_run_peer(const lab_ctx *ctx, char *why, size_t why_len)
-{
-    if (!lab_need_two_gpus(ctx, why, why_len))
-        return false;
-    snprintf(why, why_len, "%s", state.peer_why);
-    return state.peer_why[0] == '\0';
-}
-
-void lab04_pair_setup(lab04_pair *pair, int a, int b)
-{
-    memset(pair, 0, sizeof *pair);
-    pair->a = a;
-    pair->b = b;
+    *pair = (lab04_pair){.a = a, .b = b};
     if (b >= 0) {
         CUDA_CHECK(lab_peer_access(a, b, true)); /* a's copies reach b directly */
         CUDA_CHECK(lab_peer_access(b, a, true)); /* b's kernels reach a's memory */
@@ -189,7 +150,7 @@ void lab04_pair_setup(lab04_pair *pair, int a, int b)
     CUDA_CHECK(lab_timer_create(&pair->timer_a));
 }
 
-void lab04_pair_teardown(lab04_pair *pair)
+static void pair_teardown(lab04_pair *pair)
 {
     if (pair->b >= 0) {
         CUDA_CHECK(cudaSetDevice(pair->b));
@@ -217,7 +178,7 @@ static float run_on_a(lab04_pair *pair, const span_plan *plan)
     return ms;
 }
 
-void lab04_repeat(lab04_pair *pair, const span_plan *plan, lab04_check_fn check,
+void lab04_repeat(lab04_pair *pair, const span_plan *plan, int (*check)(void *arg),
                   lab04_runs *out)
 {
     double *us = lab_host_alloc((size_t)out->reps, sizeof *us, "the run times");
@@ -259,8 +220,10 @@ lab_row lab04_row(const char *experiment, const char *variant, lab_route route, 
     lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
     row.src = src;
     row.dst = route == LAB_ROUTE_HOST ? -1 : dst;
-    row.us = runs->us;
-    row.verified = runs->wrong == 0;
+    if (runs != NULL) {
+        row.us = runs->us;
+        row.verified = runs->wrong == 0;
+    }
     return row;
 }
 
@@ -269,10 +232,7 @@ lab_row lab04_row(const char *experiment, const char *variant, lab_route route, 
 static void attr_row(lab_ctx *ctx, const char *variant, lab_route route, int src, int dst,
                      int value, const char *detail)
 {
-    lab_row row = lab_row_empty("link", variant);
-    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
-    row.src = src;
-    row.dst = dst;
+    lab_row row = lab04_row("link", variant, route, src, dst, NULL);
     lab_row_set(row.value, sizeof row.value, "%d", value);
     lab_row_set(row.detail, sizeof row.detail, "%s", detail);
     lab_emit(ctx, &row);
@@ -288,22 +248,11 @@ static int p2p_value(enum cudaDeviceP2PAttr attr, int src, int dst)
     return -1;
 }
 
-static void host_link(lab_ctx *ctx, int a)
-{
-    int native = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&native, cudaDevAttrHostNativeAtomicSupported, a));
-    attr_row(ctx, "host_native_atomics", LAB_ROUTE_HOST, a, -1, native,
-             native ? "1: the GPU and the CPU may update one host object at once with "
-                      "system-scope atomics"
-                    : "0: the GPU and the CPU must not update one host object at once "
-                      "(libcu++ cuda::atomic: a data race without this attribute)");
-}
-
 static void peer_link(lab_ctx *ctx, int src, int dst)
 {
     const enum cudaAtomicOperation add = cudaAtomicOperationIntegerAdd;
     unsigned int caps = 0;
-    const int sim = state.simulated; /* hide the link's atomics: the skip path */
+    const int sim = opt_no_native; /* hide the link's atomics: the skip path */
     const char *why = sim ? "simulated by --simulate-no-native-atomics" : "";
     int caps_known = cudaDeviceGetP2PAtomicCapabilities(&caps, &add, 1, src, dst) == cudaSuccess;
     (void)cudaGetLastError();
@@ -315,12 +264,22 @@ static void peer_link(lab_ctx *ctx, int src, int dst)
              sim ? 0 : caps_known ? (int)caps : -1, why);
 }
 
-/* The machine as a whole: a direction with peer access but no native
- * atomics shows that access alone does not make atomics work. */
-static void scan_machine(lab_ctx *ctx)
+/* The host link, both directions of the pair, and the machine as a whole: a direction with
+ * peer access but no native atomics shows that access alone does not make atomics work. */
+static int run_link(lab_ctx *ctx)
 {
-    int with = 0, without = 0;
+    int native = 0, with = 0, without = 0;
     char example[64] = "";
+    CUDA_CHECK(cudaDeviceGetAttribute(&native, cudaDevAttrHostNativeAtomicSupported, state.a));
+    attr_row(ctx, "host_native_atomics", LAB_ROUTE_HOST, state.a, -1, native,
+             native ? "1: the GPU and the CPU may update one host object at once with "
+                      "system-scope atomics"
+                    : "0: the GPU and the CPU must not update one host object at once "
+                      "(libcu++ cuda::atomic: a data race without this attribute)");
+    if (state.b >= 0) {
+        peer_link(ctx, state.a, state.b);
+        peer_link(ctx, state.b, state.a);
+    }
     for (int i = 0; i < ctx->gpus; i++)
         for (int j = 0; j < ctx->gpus; j++) {
             if (i == j || !lab_can_access_peer(i, j))
@@ -331,38 +290,109 @@ static void scan_machine(lab_ctx *ctx)
         }
     attr_row(ctx, "directions_with_access", LAB_ROUTE_PEER, -1, -1, with, "");
     attr_row(ctx, "directions_without_native_atomics", LAB_ROUTE_PEER, -1, -1, without, example);
+    return 0;
 }
 
-int lab04_run_link(lab_ctx *ctx)
+/* ---------------------------------------------------------- registry -- */
+
+/* can_run: one GPU that maps host memory; and atomics on it, unless --no-host-atomics. */
+static bool can_run_one(const lab_ctx *ctx, char *why, size_t why_len)
 {
-    host_link(ctx, state.a);
-    if (state.b >= 0) {
-        peer_link(ctx, state.a, state.b);
-        peer_link(ctx, state.b, state.a);
+    return lab_need_one_gpu(ctx, why, why_len) &&
+           lab_route_possible(LAB_ROUTE_HOST, state.a, -1, why, why_len);
+}
+
+static bool can_run_host_atomics(const lab_ctx *ctx, char *why, size_t why_len)
+{
+    if (!can_run_one(ctx, why, why_len))
+        return false;
+    snprintf(why, why_len, "--no-host-atomics: no atomics on mapped host memory");
+    return !opt_no_host_atomics;
+}
+
+static bool can_run_peer(const lab_ctx *ctx, char *why, size_t why_len)
+{
+    if (!lab_need_two_gpus(ctx, why, why_len))
+        return false;
+    snprintf(why, why_len, "%s", state.peer_why);
+    return state.peer_why[0] == '\0';
+}
+
+/** Who reaches a's shared data. */
+typedef enum who {
+    A_ALONE, /**< a alone: the data in a's memory and in host memory */
+    B_ALONE, /**< b alone, across the peer link */
+    BOTH     /**< a and b, b across the peer link */
+} who;
+
+/* Set up the pair (b alone: b, none; else a, and b for both) and run @p at once per place:
+ * for a alone loopback, then the host link unless --no-host-atomics; else the peer route. */
+static int each_place(lab_ctx *ctx, who w, int (*at)(lab_ctx *, lab04_pair *, lab_route))
+{
+    lab_route routes[2] = {LAB_ROUTE_LOOPBACK, LAB_ROUTE_HOST};
+    size_t count = opt_no_host_atomics ? 1 : 2;
+    lab04_pair pair;
+    int status = 0;
+    if (w != A_ALONE) {
+        routes[0] = LAB_ROUTE_PEER;
+        count = 1;
     }
-    scan_machine(ctx);
-    return 0;
+    pair_setup(&pair, w == B_ALONE ? state.b : state.a, w == BOTH ? state.b : -1);
+    for (size_t r = 0; r < count; r++)
+        status |= at(ctx, &pair, routes[r]);
+    pair_teardown(&pair);
+    return status;
+}
+
+static int run_counter(lab_ctx *ctx)
+{
+    return each_place(ctx, A_ALONE, lab04_counters_at);
+}
+
+static int run_counter_peer(lab_ctx *ctx)
+{
+    return each_place(ctx, BOTH, lab04_counters_at);
+}
+
+static int run_histogram(lab_ctx *ctx)
+{
+    return each_place(ctx, A_ALONE, lab04_histograms_at);
+}
+
+static int run_histogram_peer(lab_ctx *ctx)
+{
+    return each_place(ctx, BOTH, lab04_histograms_at);
+}
+
+static int run_latency(lab_ctx *ctx)
+{
+    return each_place(ctx, A_ALONE, lab04_latency_at);
+}
+
+static int run_latency_peer(lab_ctx *ctx)
+{
+    return each_place(ctx, B_ALONE, lab04_latency_at);
 }
 
 /* Peer experiments sit beside their one-GPU twins; the last entry needs one
  * GPU, so a run on a machine without any says so in its closing line. */
 static const lab_experiment experiments[] = {
     {"link", "what the host link and the peer link carry natively (attributes)",
-     lab_need_one_gpu, lab04_run_link},
+     lab_need_one_gpu, run_link},
     {"counter", "one counter in GPU a's memory and in host memory, four ways to add",
-     lab04_can_run_one, lab04_run_counter},
+     can_run_one, run_counter},
     {"counter-peer", "one counter in GPU a's memory, incremented by GPU b and by both",
-     lab04_can_run_peer, lab04_run_counter_peer},
+     can_run_peer, run_counter_peer},
     {"histogram", "256-bin histogram, naive vs privatized, bins local and in host memory",
-     lab04_can_run_one, lab04_run_histogram},
+     can_run_one, run_histogram},
     {"histogram-peer", "256-bin histogram of data on two GPUs, naive vs privatized",
-     lab04_can_run_peer, lab04_run_histogram_peer},
+     can_run_peer, run_histogram_peer},
     {"latency", "one atomic's latency (dependent chain), local and over the host link",
-     lab04_can_run_one, lab04_run_latency},
+     can_run_one, run_latency},
     {"latency-peer", "one atomic's latency from GPU b on GPU a's memory",
-     lab04_can_run_peer, lab04_run_latency_peer},
+     can_run_peer, run_latency_peer},
     {"cpu-gpu", "the GPU and the CPU increment one host counter at once",
-     lab04_can_run_host_atomics, lab04_run_cpu_gpu},
+     can_run_host_atomics, lab04_run_cpu_gpu},
 };
 
 const lab_definition lab_this = {

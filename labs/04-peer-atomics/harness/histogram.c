@@ -1,17 +1,12 @@
 /**
  * @file histogram.c
- * @brief Lab 04: a realistic use of far atomics — one 256-bin histogram of
- *        seeded bytes, naive (every byte an atomic on the shared bins)
- *        against privatized (per-block bins, merged, moved once).
- *
- * One GPU: the data in a's memory, the bins in a's memory (loopback) or in
- * mapped host memory. Two GPUs: half the data on each, the bins in a's
- * memory; privatized, b's partial bins (1 KiB) reach a by one peer copy.
+ * @brief Lab 04: one 256-bin histogram of seeded bytes, naive (every byte an atomic on the
+ *        shared bins) against privatized (per-block bins, merged, moved once); the bins in
+ *        a's memory or in host memory, or half the data on each of two GPUs.
  */
 #include "lab04.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static const size_t bin_bytes = LAB04_BINS * sizeof(unsigned int);
 
@@ -42,8 +37,7 @@ static void reset_a(void *arg, cudaStream_t stream)
 
 static void reset_b(void *arg, cudaStream_t stream)
 {
-    const hist_job *h = arg;
-    CUDA_CHECK(cudaMemsetAsync(h->partial_b, 0, bin_bytes, stream));
+    CUDA_CHECK(cudaMemsetAsync(((const hist_job *)arg)->partial_b, 0, bin_bytes, stream));
 }
 
 static void work_a(void *arg, cudaStream_t stream)
@@ -59,6 +53,7 @@ static void work_a(void *arg, cudaStream_t stream)
                                    bin_bytes, cudaMemcpyDefault, stream));
 }
 
+/* Privatized, b's 1 KiB of bins reach a by one peer copy. */
 static void work_b(void *arg, cudaStream_t stream)
 {
     const hist_job *h = arg;
@@ -97,20 +92,19 @@ static int check_bins(void *arg)
 
 static int run_variant(lab_ctx *ctx, const char *key, hist_job *h, lab_route route)
 {
-    const lab04_state *s = ctx->lab;
     const char *name = h->privatized ? "privatized" : "naive";
+    const int two = h->pair->b >= 0;
     const size_t n = h->n_a + h->n_b;
     const size_t across = h->privatized || route == LAB_ROUTE_LOOPBACK ? 0
                           : route == LAB_ROUTE_HOST ? n : h->n_b;
-    span_plan plan = {reset_a, h->partial_b ? reset_b : NULL, work_a, work_b,
-                      h->pair->b >= 0 && h->privatized ? finish_a : NULL, h};
-    lab04_runs runs = {.reps = s->reps};
+    span_plan plan = {reset_a, two ? reset_b : NULL, work_a, work_b,
+                      two && h->privatized ? finish_a : NULL, h};
+    lab04_runs runs = {.reps = ((const lab04_state *)ctx->lab)->reps};
     h->wrong[0] = '\0';
     lab04_repeat(h->pair, &plan, check_bins, &runs);
 
-    lab_row row = lab04_row(key, name, route, h->pair->b >= 0 ? h->pair->b : h->pair->a,
-                            h->pair->a, &runs);
-    lab_row_set(row.mode, sizeof row.mode, "%s", h->pair->b >= 0 ? "both" : "one");
+    lab_row row = lab04_row(key, name, route, two ? h->pair->b : h->pair->a, h->pair->a, &runs);
+    lab_row_set(row.mode, sizeof row.mode, "%s", two ? "both" : "one");
     row.bytes = n;
     row.count = (long)n;
     row.gbps = runs.us.median > 0.0 ? (double)n / runs.us.median / 1e3 : 0.0;
@@ -122,17 +116,6 @@ static int run_variant(lab_ctx *ctx, const char *key, hist_job *h, lab_route rou
                      h->wrong, runs.first_wrong, h->privatized ? " (TODO 04.6)" : "");
 }
 
-/* Seeded bytes and the host's histogram of them. */
-static unsigned char *seeded(size_t n, uint64_t seed, unsigned int want[LAB04_BINS])
-{
-    unsigned char *bytes = lab_host_alloc(n, 1, "the histogram input");
-    lab_fill_bytes(bytes, n, seed);
-    memset(want, 0, bin_bytes);
-    for (size_t i = 0; i < n; i++)
-        want[bytes[i]]++;
-    return bytes;
-}
-
 static unsigned char *upload(int dev, const unsigned char *host, size_t n)
 {
     unsigned char *dev_ptr = NULL;
@@ -142,61 +125,45 @@ static unsigned char *upload(int dev, const unsigned char *host, size_t n)
     return dev_ptr;
 }
 
-int lab04_run_histogram(lab_ctx *ctx)
+/* Both variants at one place: the seeded bytes on a, or two GPUs' halves (a's in whole
+ * words), checked against the host's histogram of them. */
+int lab04_histograms_at(lab_ctx *ctx, lab04_pair *pair, lab_route route)
 {
     const lab04_state *s = ctx->lab;
-    lab_route routes[2];
-    const size_t route_count = lab04_far_routes(s, routes);
-    unsigned int want[LAB04_BINS];
-    lab04_pair pair;
+    const int two = pair->b >= 0;
+    const size_t n = route == LAB_ROUTE_HOST ? s->host_hist_bytes : s->hist_bytes;
+    unsigned int want[LAB04_BINS] = {0};
+    unsigned char *host = lab_host_alloc(n, 1, "the histogram input");
+    hist_job h = {.pair = pair, .shape = s->gpu_shape, .want = want, .n_a = n};
     int status = 0;
-    lab04_pair_setup(&pair, s->a, -1);
-    for (size_t r = 0; r < route_count; r++) {
-        hist_job h = {.pair = &pair, .shape = s->gpu_shape, .want = want};
-        h.n_a = routes[r] == LAB_ROUTE_HOST ? s->host_hist_bytes : s->hist_bytes;
-        unsigned char *host = seeded(h.n_a, s->seed, want);
-        h.data_a = upload(s->a, host, h.n_a);
-        free(host);
-        CUDA_CHECK(cudaMalloc((void **)&h.partial_a, bin_bytes));
-        CUDA_CHECK(lab_far_alloc(&h.hist, routes[r], s->a, s->a, bin_bytes));
-        for (h.privatized = 0; h.privatized < 2; h.privatized++)
-            status |= run_variant(ctx, "histogram", &h, routes[r]);
-        lab_far_free(&h.hist);
-        CUDA_CHECK(cudaFree(h.partial_a));
-        CUDA_CHECK(cudaFree((void *)h.data_a));
+    lab_fill_bytes(host, n, s->seed);
+    for (size_t i = 0; i < n; i++)
+        want[host[i]]++;
+    if (two) {
+        h.n_a = (n / 2) & ~(size_t)3;
+        h.n_b = n - h.n_a;
+        h.data_b = upload(pair->b, host + h.n_a, h.n_b);
+        CUDA_CHECK(cudaMalloc((void **)&h.partial_b, bin_bytes));
     }
-    lab04_pair_teardown(&pair);
-    return status;
-}
-
-int lab04_run_histogram_peer(lab_ctx *ctx)
-{
-    const lab04_state *s = ctx->lab;
-    unsigned int want[LAB04_BINS];
-    lab04_pair pair;
-    int status = 0;
-    lab04_pair_setup(&pair, s->a, s->b);
-    hist_job h = {.pair = &pair, .shape = s->gpu_shape, .want = want};
-    unsigned char *host = seeded(s->hist_bytes, s->seed, want);
-    h.n_a = (s->hist_bytes / 2) & ~(size_t)3; /* a's half in whole words */
-    h.n_b = s->hist_bytes - h.n_a;
-    h.data_b = upload(s->b, host + h.n_a, h.n_b);
-    CUDA_CHECK(cudaMalloc((void **)&h.partial_b, bin_bytes));
-    h.data_a = upload(s->a, host, h.n_a);
+    h.data_a = upload(pair->a, host, h.n_a);
     free(host);
     CUDA_CHECK(cudaMalloc((void **)&h.partial_a, bin_bytes));
-    CUDA_CHECK(cudaMalloc((void **)&h.landing_a, bin_bytes));
-    CUDA_CHECK(lab_far_alloc(&h.hist, LAB_ROUTE_PEER, s->b, s->a, bin_bytes)); /* on a */
+    if (two)
+        CUDA_CHECK(cudaMalloc((void **)&h.landing_a, bin_bytes));
+    CUDA_CHECK(lab_far_alloc(&h.hist, route, two ? pair->b : pair->a, pair->a, bin_bytes));
     for (h.privatized = 0; h.privatized < 2; h.privatized++)
-        status |= run_variant(ctx, "histogram-peer", &h, LAB_ROUTE_PEER);
+        status |= run_variant(ctx, two ? "histogram-peer" : "histogram", &h, route);
     lab_far_free(&h.hist);
-    CUDA_CHECK(cudaSetDevice(s->a));
-    CUDA_CHECK(cudaFree(h.landing_a));
+    if (two) {
+        CUDA_CHECK(cudaSetDevice(pair->a));
+        CUDA_CHECK(cudaFree(h.landing_a));
+    }
     CUDA_CHECK(cudaFree(h.partial_a));
     CUDA_CHECK(cudaFree((void *)h.data_a));
-    CUDA_CHECK(cudaSetDevice(s->b));
-    CUDA_CHECK(cudaFree(h.partial_b));
-    CUDA_CHECK(cudaFree((void *)h.data_b));
-    lab04_pair_teardown(&pair);
+    if (two) {
+        CUDA_CHECK(cudaSetDevice(pair->b));
+        CUDA_CHECK(cudaFree(h.partial_b));
+        CUDA_CHECK(cudaFree((void *)h.data_b));
+    }
     return status;
 }

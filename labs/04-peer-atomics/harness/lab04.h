@@ -1,18 +1,13 @@
 /**
  * @file lab04.h
- * @brief Lab 04's harness: the run's settings, the timing and memory
- *        helpers, the harness's own kernels and the experiments.
+ * @brief Lab 04's harness: the run's settings, the helpers the experiments share, the
+ *        harness's own kernels and the experiments.
  */
 #ifndef LAB04_H
 #define LAB04_H
 
 #include "atomics.h"
 #include "lab.h"
-
-#include <stdint.h>
-
-/** Increments the CPU makes between two looks at the GPU (cpu-gpu). */
-#define LAB04_CPU_BATCH 64ULL
 
 /** @brief What the command line asked for, with the defaults applied. */
 typedef struct lab04_state {
@@ -26,8 +21,6 @@ typedef struct lab04_state {
     int chain_steps;        /**< dependent atomics per chain */
     int reps;               /**< timed runs after one warm-up */
     uint64_t seed;          /**< seed of the data and the chain */
-    int simulated;          /**< --simulate-no-native-atomics */
-    bool no_host_atomics;   /**< --no-host-atomics: the far memory is a's own only */
 } lab04_state;
 
 /** @brief What lab04_repeat measured. */
@@ -38,49 +31,28 @@ typedef struct lab04_runs {
     lab_stats us;    /**< microseconds per timed run */
 } lab04_runs;
 
-/** @brief After one run: 1 when its result is right. */
-typedef int (*lab04_check_fn)(void *arg);
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** @brief Streams and events for a and, when b >= 0, for b; peer access both ways. */
-void lab04_pair_setup(lab04_pair *pair, int a, int b);
-
-/** @brief Free what lab04_pair_setup made (peer access is reset at the end of the run). */
-void lab04_pair_teardown(lab04_pair *pair);
-
-/**
- * @brief One warm-up and out->reps timed runs of @p plan, each checked:
- *        span_run on two GPUs, the same steps on a alone when pair->b < 0.
- */
-void lab04_repeat(lab04_pair *pair, const span_plan *plan, lab04_check_fn check,
+/** @brief One warm-up and out->reps timed runs of @p plan, each followed by @p check (1: the
+ *         result is right): span_run on two GPUs, the same steps on a alone when pair->b < 0. */
+void lab04_repeat(lab04_pair *pair, const span_plan *plan, int (*check)(void *arg),
                   lab04_runs *out);
 
 /** @brief Zero far memory: the host's side directly (the stream is idle), else a memset. */
 void lab04_zero(const lab_far *far, size_t bytes, cudaStream_t stream);
-
 /** @brief Read far memory into @p out after the work on @p stream is done. */
 void lab04_read(const lab_far *far, void *out, size_t bytes, cudaStream_t stream);
 
-/** @brief A row with the usual fields of a timed run filled in. */
+/** @brief A row of @p route (dst -1 on the host's); a timed run's fields too, unless
+ *         @p runs is NULL. */
 lab_row lab04_row(const char *experiment, const char *variant, lab_route route, int src,
                   int dst, const lab04_runs *runs);
 
-/** @brief The experiments' can_run checks: one GPU that maps host memory; the pair. */
-bool lab04_can_run_one(const lab_ctx *ctx, char *why, size_t why_len);
-/** @brief One GPU, and atomics on mapped host memory not left out by --no-host-atomics. */
-bool lab04_can_run_host_atomics(const lab_ctx *ctx, char *why, size_t why_len);
-/** @brief Where one GPU's shared data goes: loopback, then the host link unless
- *         --no-host-atomics. Returns how many of @p routes to use. */
-size_t lab04_far_routes(const lab04_state *s, lab_route routes[2]);
-/** @copydoc lab04_can_run_one */
-bool lab04_can_run_peer(const lab_ctx *ctx, char *why, size_t why_len);
-
-/** @brief Harness kernels (launch.cu): the naive histogram, one system-scope
- *         atomic per byte on @p hist; one 64-bit and LAB04_BINS 32-bit
- *         additions out = x + y; *flag = 1 once the stream gets there. */
+/** @brief Harness kernels (launch.cu): the naive histogram, one system-scope atomic per
+ *         byte on @p hist; one 64-bit and LAB04_BINS 32-bit additions out = x + y;
+ *         *flag = 1 once the stream gets there. */
 cudaError_t lab04_histogram_naive(const unsigned char *data, size_t n, unsigned int *hist,
                                   lab04_shape shape, cudaStream_t stream);
 /** @copydoc lab04_histogram_naive */
@@ -92,22 +64,15 @@ cudaError_t lab04_sum_bins(unsigned int *out, const unsigned int *x, const unsig
 /** @copydoc lab04_histogram_naive */
 cudaError_t lab04_raise_flag(volatile unsigned int *flag, cudaStream_t stream);
 
-/** @brief The experiments (experiments.c, counters.c, histogram.c, latency.c). */
-int lab04_run_link(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_counter(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_counter_peer(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
+/** @brief An experiment at one place of a's shared data, @p pair set up (counters.c,
+ *         histogram.c, latency.c): every variant, its rows and checks. */
+int lab04_counters_at(lab_ctx *ctx, lab04_pair *pair, lab_route route);
+/** @copydoc lab04_counters_at */
+int lab04_histograms_at(lab_ctx *ctx, lab04_pair *pair, lab_route route);
+/** @copydoc lab04_counters_at */
+int lab04_latency_at(lab_ctx *ctx, lab04_pair *pair, lab_route route);
+/** @brief The cpu-gpu experiment (counters.c). */
 int lab04_run_cpu_gpu(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_histogram(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_histogram_peer(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_latency(lab_ctx *ctx);
-/** @copydoc lab04_run_link */
-int lab04_run_latency_peer(lab_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,8 @@
 /**
  * @file latency.c
- * @brief Lab 04: how long one atomic takes, locally and across a link.
- *
- * One thread walks a random cycle through LAB04_CHAIN_SLOTS slots; each
- * step is an atomic whose old value names the next slot, so no atomic can
- * start before the previous one returned: the chain's time over its length
- * is one atomic's round trip. GPU a walks a chain in its own memory (the
- * local figure) and in mapped host memory (the host link); GPU b walks one
- * in a's memory (the peer link).
+ * @brief Lab 04: how long one atomic takes, locally and across a link. One thread walks a
+ *        random cycle of slots, each step an atomic whose old value names the next slot, so
+ *        the walk's time over its length is one atomic's round trip.
  */
 #include "lab04.h"
 
@@ -34,24 +29,21 @@ typedef struct chain_job {
  * every slot before it comes back; then the host replays one walk. */
 static void make_chain(chain_job *c, uint64_t seed)
 {
-    unsigned int next[LAB04_CHAIN_SLOTS];
     uint64_t state = seed ^ 0x5eed0f1a7e9c4a11ULL;
     for (unsigned int i = 0; i < LAB04_CHAIN_SLOTS; i++)
-        next[i] = i;
+        c->initial[i] = i;
     for (unsigned int i = LAB04_CHAIN_SLOTS - 1; i > 0; i--) {
-        unsigned int j = (unsigned int)(lab_rng_next(&state) % i), t = next[i];
-        next[i] = next[j];
-        next[j] = t;
+        const unsigned int j = (unsigned int)(lab_rng_next(&state) % i);
+        const unsigned long long t = c->initial[i];
+        c->initial[i] = c->initial[j];
+        c->initial[j] = t;
     }
-    memset(c->visits, 0, sizeof c->visits);
     unsigned int index = 0;
     for (int s = 0; s < c->steps; s++) {
         c->visits[index]++;
-        index = next[index];
+        index = (unsigned int)c->initial[index];
     }
     c->final_index = index;
-    for (unsigned int i = 0; i < LAB04_CHAIN_SLOTS; i++)
-        c->initial[i] = next[i];
 }
 
 static void reset(void *arg, cudaStream_t stream)
@@ -94,15 +86,15 @@ static int check_walk(void *arg)
     return ok;
 }
 
-static int run_chain(lab_ctx *ctx, const char *key, chain_job *c, lab_route route, int owner)
+static int run_chain(lab_ctx *ctx, const char *key, chain_job *c, lab_route route)
 {
-    const lab04_state *s = ctx->lab;
     const char *scope = c->system_scope ? "system" : "device";
     span_plan plan = {reset, NULL, walk, NULL, NULL, c};
-    lab04_runs runs = {.reps = s->reps};
+    lab04_runs runs = {.reps = ((const lab04_state *)ctx->lab)->reps};
     c->wrong[0] = '\0';
     lab04_repeat(c->pair, &plan, check_walk, &runs);
-    lab_row row = lab04_row(key, scope, route, c->pair->a, owner, &runs);
+    lab_row row = lab04_row(key, scope, route, c->pair->a, ((const lab04_state *)ctx->lab)->a,
+                            &runs);
     row.count = c->steps;
     lab_row_set(row.value, sizeof row.value, "%llu", c->seen);
     lab_row_set(row.detail, sizeof row.detail, "ns_per_atomic=%.1f slots=%u%s%s",
@@ -113,55 +105,23 @@ static int run_chain(lab_ctx *ctx, const char *key, chain_job *c, lab_route rout
                      row.route, c->wrong, runs.first_wrong);
 }
 
-/* Walk the chain with both scopes, the walker being pair->a. */
-static int walk_both_scopes(lab_ctx *ctx, const char *key, chain_job *c, lab_route route,
-                            int owner)
+/* Both scopes at one place: the walker is pair->a (a, or b alone), the chain in a's memory or
+ * in host memory. */
+int lab04_latency_at(lab_ctx *ctx, lab04_pair *pair, lab_route route)
 {
+    const lab04_state *s = ctx->lab;
+    chain_job *c = lab_host_alloc(1, sizeof *c, "the latency chain");
     int status = 0;
-    CUDA_CHECK(cudaSetDevice(c->pair->a));
+    c->pair = pair;
+    c->steps = s->chain_steps;
+    make_chain(c, s->seed);
+    CUDA_CHECK(lab_far_alloc(&c->slots, route, pair->a, s->a, chain_bytes));
+    CUDA_CHECK(cudaSetDevice(pair->a));
     CUDA_CHECK(cudaMalloc((void **)&c->final_dev, sizeof(unsigned int)));
     for (c->system_scope = 0; c->system_scope < 2; c->system_scope++)
-        status |= run_chain(ctx, key, c, route, owner);
+        status |= run_chain(ctx, route == LAB_ROUTE_PEER ? "latency-peer" : "latency", c, route);
     CUDA_CHECK(cudaFree(c->final_dev));
-    return status;
-}
-
-int lab04_run_latency(lab_ctx *ctx)
-{
-    const lab04_state *s = ctx->lab;
-    lab_route routes[2];
-    const size_t route_count = lab04_far_routes(s, routes);
-    chain_job *c = lab_host_alloc(1, sizeof *c, "the latency chain");
-    lab04_pair pair;
-    int status = 0;
-    lab04_pair_setup(&pair, s->a, -1);
-    c->pair = &pair;
-    c->steps = s->chain_steps;
-    make_chain(c, s->seed);
-    for (size_t r = 0; r < route_count; r++) {
-        CUDA_CHECK(lab_far_alloc(&c->slots, routes[r], s->a, s->a, chain_bytes));
-        status |= walk_both_scopes(ctx, "latency", c, routes[r], s->a);
-        lab_far_free(&c->slots);
-    }
-    lab04_pair_teardown(&pair);
-    free(c);
-    return status;
-}
-
-int lab04_run_latency_peer(lab_ctx *ctx)
-{
-    const lab04_state *s = ctx->lab;
-    chain_job *c = lab_host_alloc(1, sizeof *c, "the latency chain");
-    lab04_pair walker; /* b alone walks, the chain is in a's memory */
-    int status = 0;
-    lab04_pair_setup(&walker, s->b, -1);
-    c->pair = &walker;
-    c->steps = s->chain_steps;
-    make_chain(c, s->seed);
-    CUDA_CHECK(lab_far_alloc(&c->slots, LAB_ROUTE_PEER, s->b, s->a, chain_bytes));
-    status |= walk_both_scopes(ctx, "latency-peer", c, LAB_ROUTE_PEER, s->a);
     lab_far_free(&c->slots);
-    lab04_pair_teardown(&walker);
     free(c);
     return status;
 }

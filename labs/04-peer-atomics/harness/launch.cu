@@ -1,8 +1,7 @@
 /**
  * @file launch.cu
- * @brief Lab 04's own kernels: the naive histogram (the baseline the
- *        student's privatized one is measured against), the additions that
- *        combine per-GPU partials, and the flag that starts the CPU.
+ * @brief Lab 04's own kernels: the naive histogram (the baseline of the student's privatized
+ *        one), the additions that combine per-GPU partials, and the flag that starts the CPU.
  */
 #include "lab04.h"
 
