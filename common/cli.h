@@ -1,11 +1,8 @@
 /**
  * @file cli.h
- * @brief The command line: exit codes, declared options (one table gives getopt_long, --help
- *        and the usage errors), sizes with units, integers and usage errors.
- *
- * Exit codes follow the GNU test-driver convention, so the tests map a status to pass, fail or
- * skip. A size is bytes, or a number with a unit: K, M, G, T (and KiB..TiB) are powers of 1024,
- * KB, MB, GB, TB powers of 1000. Every mistake is one line on stderr and exit status 2.
+ * @brief The command line: exit codes (the GNU test-driver convention), declared options (one
+ *        table gives getopt_long, --help and the usage errors), sizes with units (K = 1024,
+ *        KB = 1000), integers. Every mistake is one line on stderr and exit status 2.
  */
 #ifndef LAB_CLI_H
 #define LAB_CLI_H

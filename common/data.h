@@ -1,10 +1,7 @@
 /**
  * @file data.h
- * @brief Host buffers: checked allocation, seeded test data and its verification.
- *
- * Labs never test with zeros (a copy that moved nothing would pass): data comes from a seeded
- * generator (splitmix64), so a run with the same seed sees the same bytes, and a mismatch is
- * reported with its position and both values. A lab never tests malloc's result itself.
+ * @brief Host buffers: checked allocation, and seeded test data (splitmix64, never zeros, so a
+ *        copy that moved nothing fails) with verification that names the first mismatch.
  */
 #ifndef LAB_DATA_H
 #define LAB_DATA_H

@@ -214,8 +214,6 @@ void lab_describe_machine(struct lab_rows *rows, int gpus)
     }
 }
 
-/* --------------------------------------------------------------- routes -- */
-
 const char *lab_route_name(lab_route route)
 {
     static const char *const names[LAB_ROUTE_COUNT] = {"peer", "peer_off", "host", "loopback"};

@@ -1,12 +1,8 @@
 /**
  * @file devices.h
- * @brief Devices, peer access and far memory: how many GPUs, which pairs reach each other,
- *        which pair to use, peer access switched with bookkeeping, and far memory by route.
- *
- * An answer that ends a run follows cli.h: too few GPUs exits 77 with the reason, a device id
- * that cannot be right exits 2. Routes: the same student kernels run against whichever far
- * memory the machine has: a peer GPU (access on or off), the host over its link (pinned,
- * mapped), or the same GPU (loopback, which verifies code and is never reported as a link).
+ * @brief Devices, peer access and far memory by route: a peer GPU (access on or off), the host
+ *        over its link, or the same GPU (loopback: verifies code, never reported as a link).
+ *        An answer that ends a run exits 77 (too few GPUs) or 2 (a device id that cannot be).
  */
 #ifndef LAB_DEVICES_H
 #define LAB_DEVICES_H
@@ -32,12 +28,9 @@ void lab_p2p_matrix(int n, int *matrix);
 bool lab_find_p2p_pair(int n, int *a, int *b);
 
 /**
- * @brief Choose the two GPUs a lab runs on, or end the run with the reason.
- *
- * @p want_a and @p want_b are device ids from the command line, or -1 for "choose for me".
- * Equal ids exit 2; fewer than two GPUs exits 77; an id that does not exist exits 2; when
- * @p need_p2p is set, a pair without peer access both ways exits 77 naming the pair. Without
- * wishes the first pair with P2P is chosen (or GPUs 0 and 1 when P2P is not needed).
+ * @brief Choose the two GPUs (@p want_a, @p want_b: ids, or -1 "choose for me") or end the run:
+ *        equal or missing ids exit 2, fewer than two GPUs or (with @p need_p2p) no peer access
+ *        both ways exit 77. Without wishes: the first P2P pair, else 0 and 1 unless P2P needed.
  */
 void lab_select_pair(const char *prog, int want_a, int want_b, bool need_p2p,
                      int *a, int *b);

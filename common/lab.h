@@ -1,13 +1,8 @@
 /**
  * @file lab.h
- * @brief Everything a lab program includes, and the registry of experiments one shared main
- *        runs.
- *
- * Each experiment has nvbandwidth's test-case shape: a key, a one-line description, a check
- * whether this machine can run it, and a run function that appends result rows. A lab defines
- * `lab_this` (its experiments, its own options, its setup) and links common/lab_main.c, which
- * parses the options, runs the chosen entries, says once what it skipped and why, judges the
- * claims and writes the rows.
+ * @brief Everything a lab program includes, and its registry of experiments (nvbandwidth's
+ *        test-case shape: key, description, can-run check, run function) that one shared main,
+ *        common/lab_main.c, runs: options, chosen entries, skips said once, claims, rows.
  */
 #ifndef LAB_H
 #define LAB_H

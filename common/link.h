@@ -1,20 +1,8 @@
 /**
  * @file link.h
  * @brief What joins each GPU to the host and to the other GPUs, and each link's theoretical
- *        peak: NVML where its header existed at build time, Linux sysfs for PCIe otherwise.
- *
- * For every GPU: its PCIe link now and at most (generation, width), its active NVLinks and
- * their generation, the host link's peak. For every ordered pair: the path (nvlink, pcie or
- * unknown), peer access both ways, and the peak per direction of the P2P path and of the path
- * through host memory. NVML is opened at run time (dlopen of libnvidia-ml.so.1), never linked,
- * so a program starts without a driver; without nvml.h at build time NVLinks are unknown and
- * PCIe is read from `/sys/bus/pci/devices/BUS_ID/{max,current}_link_{speed,width}`.
- *
- * The rates are datasheet arithmetic. NVIDIA gives one NVLink figure per GPU, the total over
- * all links counting both directions (A100: 600 GB/s over 12 links; H100/H200: 900 GB/s over
- * 18), so one link in one direction is total / links / 2. A PCIe lane carries one bit per
- * transfer, of which the line coding leaves a share as payload: rate = GT/s x share / 8.
- * Used by lab 05 (the peak of every measurement) and `make doctor`. Host code only.
+ *        peak per direction (datasheet arithmetic): NVML opened at run time where nvml.h
+ *        existed at build time, Linux sysfs for PCIe otherwise. Used by lab 05 and make doctor.
  */
 #ifndef LAB_LINK_H
 #define LAB_LINK_H
@@ -26,7 +14,10 @@
 extern "C" {
 #endif
 
-/** @brief One GPU's links. Numbers are 0 when unknown. */
+/**
+ * @brief One GPU's links; numbers are 0 when unknown. A PCIe lane carries GT/s x payload share
+ *        / 8 GB/s; one NVLink one way is the datasheet's total (all links, both ways) / links / 2.
+ */
 typedef struct lab_gpu_link {
     char pci_bus_id[32];     /**< domain:bus:device.function, as CUDA gives it */
     int cc_major;            /**< compute capability, major */

@@ -122,8 +122,6 @@ void lab_rows_write_table(const lab_rows *rows, FILE *out)
     fflush(out);
 }
 
-/* ------------------------------------------------------------- reading -- */
-
 /* Fields of a result row. */
 #define ROW_FIELDS 17
 
@@ -212,8 +210,6 @@ int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len)
     }
     return 0;
 }
-
-/* ------------------------------------------------------------- finding -- */
 
 int lab_row_matches(const lab_row *r, const char *experiment, const char *variant,
                     const char *route, const char *mode, int src, int dst, size_t bytes)

@@ -1,13 +1,8 @@
 /**
  * @file rows.h
- * @brief The one result-row type every lab writes, its CSV and table writers, a CSV reader,
- *        result files written whole or not at all, and the statistics of repeated samples
- *        (host-only: no CUDA needed).
- *
- * Everything downstream of a run (the report, the tests, the plots, the claims' verdicts) reads
- * rows, never printed text. The columns are the same for every lab; a lab leaves the ones it
- * does not use empty (-1, 0 or ""). A result file is written under a temporary name beside its
- * final one and renamed into place once complete, so an interrupted run never leaves half a CSV.
+ * @brief The one result-row type every lab writes (the report, tests, plots and verdicts read
+ *        rows, never printed text), its CSV and table writers and reader, result files written
+ *        whole or not at all (renamed into place), and sample statistics. Host-only.
  */
 #ifndef LAB_ROWS_H
 #define LAB_ROWS_H
