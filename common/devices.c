@@ -179,10 +179,20 @@ void lab_peer_access_reset(void)
                 (void)lab_peer_access(d, p, false);
 }
 
+static void machine_row(lab_rows *rows, const char *variant, int src, const char *value,
+                        const char *detail)
+{
+    lab_row row = lab_row_empty("machine", variant);
+    row.src = src;
+    lab_row_set(row.value, sizeof row.value, "%s", value);
+    lab_row_set(row.detail, sizeof row.detail, "%s", detail);
+    lab_rows_add(rows, &row);
+}
+
 /* The machine rows: date, CUDA versions, one per GPU. */
 void lab_describe_machine(struct lab_rows *rows, int gpus)
 {
-    char when[32] = "", version[2][16] = {"?", "none"};
+    char when[32] = "", version[2][16] = {"?", "none"}, detail[sizeof rows->row->detail];
     time_t now = time(NULL);
     int v = 0;
     strftime(when, sizeof when, "%Y-%m-%d", gmtime(&now));
@@ -191,26 +201,17 @@ void lab_describe_machine(struct lab_rows *rows, int gpus)
     if (cudaDriverGetVersion(&v) == cudaSuccess && v > 0)
         snprintf(version[1], sizeof version[1], "%d.%d", v / 1000, (v % 1000) / 10);
     (void)cudaGetLastError();
-    lab_row row = lab_row_empty("machine", "date");
-    lab_row_set(row.value, sizeof row.value, "%s", when);
-    lab_rows_add(rows, &row);
-    row = lab_row_empty("machine", "cuda");
-    lab_row_set(row.value, sizeof row.value, "%s", version[0]);
-    lab_row_set(row.detail, sizeof row.detail, "runtime %s; driver supports %s", version[0],
-                version[1]);
-    lab_rows_add(rows, &row);
+    machine_row(rows, "date", -1, when, "");
+    snprintf(detail, sizeof detail, "runtime %s; driver supports %s", version[0], version[1]);
+    machine_row(rows, "cuda", -1, version[0], detail);
     for (int dev = 0; dev < gpus; dev++) {
         struct cudaDeviceProp prop;
         char bus[32] = "";
         CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
         CUDA_CHECK(cudaDeviceGetPCIBusId(bus, (int)sizeof bus, dev));
-        row = lab_row_empty("machine", "gpu");
-        row.src = dev;
-        lab_row_set(row.value, sizeof row.value, "%s", prop.name);
-        lab_row_set(row.detail, sizeof row.detail, "cc %d.%d; %d SMs; %zu MiB; PCI %s",
-                    prop.major, prop.minor, prop.multiProcessorCount,
-                    (size_t)(prop.totalGlobalMem >> 20), bus);
-        lab_rows_add(rows, &row);
+        snprintf(detail, sizeof detail, "cc %d.%d; %d SMs; %zu MiB; PCI %s", prop.major,
+                 prop.minor, prop.multiProcessorCount, (size_t)(prop.totalGlobalMem >> 20), bus);
+        machine_row(rows, "gpu", dev, prop.name, detail);
     }
 }
 
@@ -223,7 +224,7 @@ const char *lab_route_name(lab_route route)
 bool lab_route_possible(lab_route route, int near_dev, int far_dev, char *why,
                         size_t why_len)
 {
-    int n = 0, flag = 0;
+    int n, flag = 0;
     if (route == LAB_ROUTE_LOOPBACK)
         return true;
     if (route == LAB_ROUTE_HOST) {
@@ -236,10 +237,7 @@ bool lab_route_possible(lab_route route, int near_dev, int far_dev, char *why,
         snprintf(why, why_len, "unknown route %d", (int)route);
         return false;
     }
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-        (void)cudaGetLastError();
-        n = 0;
-    }
+    n = lab_gpu_count(NULL, 0);
     if (near_dev == far_dev || far_dev < 0 || far_dev >= n || near_dev >= n) {
         snprintf(why, why_len, "needs two GPUs, this machine has %d", n);
         return false;

@@ -385,9 +385,9 @@ static cudaError_t describe_gpu(lab_gpu_link *g, int dev)
 
 cudaError_t lab_links_query(lab_links *links, int n)
 {
+    const size_t gpus = n > 0 ? (size_t)n : 0, nn = gpus * gpus;
     memset(links, 0, sizeof *links);
-    const size_t nn = (size_t)(n > 0 ? n : 0) * (size_t)(n > 0 ? n : 0);
-    links->gpu = calloc((size_t)(n > 0 ? n : 1), sizeof *links->gpu);
+    links->gpu = calloc(gpus ? gpus : 1, sizeof *links->gpu);
     links->pair = calloc(nn ? nn : 1, sizeof *links->pair);
     int *direct = calloc(nn ? nn : 1, sizeof *direct);
     int *nvlink_ok = calloc(nn ? nn : 1, sizeof *nvlink_ok);
