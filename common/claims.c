@@ -1,22 +1,9 @@
-/**
- * @file claims.c
- * @brief Verdicts as functions of the rows.
- */
+/* Verdicts as functions of the rows. */
 #include "claims.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-/* The verdict's word in the rows. */
-static const char *verdict_name(lab_verdict verdict)
-{
-    switch (verdict) {
-    case LAB_HOLDS: return "holds";
-    case LAB_DOES_NOT_HOLD: return "does_not_hold";
-    default: return "untested";
-    }
-}
 
 static void vsay(char *said, size_t said_len, const char *fmt, va_list args)
 {
@@ -42,20 +29,15 @@ lab_verdict lab_judge(int holds, char *said, size_t said_len, const char *fmt, .
     return holds ? LAB_HOLDS : LAB_DOES_NOT_HOLD;
 }
 
-static void drop_claim_rows(lab_rows *rows)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < rows->count; i++)
-        if (strcmp(rows->row[i].experiment, "claim") != 0)
-            rows->row[kept++] = rows->row[i];
-    rows->count = kept;
-}
-
 void lab_claims_judge(const lab_host_part *lab, lab_rows *rows)
 {
-    drop_claim_rows(rows);
+    static const char *const words[] = {"untested", "holds", "does_not_hold"};
+    size_t measured = 0;
+    for (size_t i = 0; i < rows->count; i++)
+        if (strcmp(rows->row[i].experiment, "claim") != 0)
+            rows->row[measured++] = rows->row[i];
+    rows->count = measured;
     /* Judges read the measured rows only; the claim rows go on at the end. */
-    size_t measured = rows->count;
     for (size_t i = 0; i < lab->claim_count; i++) {
         const lab_claim *claim = &lab->claims[i];
         char said[sizeof rows->row[0].detail] = "";
@@ -63,7 +45,8 @@ void lab_claims_judge(const lab_host_part *lab, lab_rows *rows)
         lab_verdict verdict = claim->judge(&view, said, sizeof said);
         lab_row row = lab_row_empty("claim", claim->id);
         lab_row_set(row.mode, sizeof row.mode, "%s", claim->section);
-        lab_row_set(row.value, sizeof row.value, "%s", verdict_name(verdict));
+        lab_row_set(row.value, sizeof row.value, "%s",
+                    (unsigned)verdict <= LAB_DOES_NOT_HOLD ? words[verdict] : "untested");
         lab_row_set(row.detail, sizeof row.detail, "%s", said[0] ? said : "no detail");
         lab_rows_add(rows, &row);
     }

@@ -1,21 +1,13 @@
 /**
  * @file claims.h
- * @brief The chapter's claims and their verdicts: one verdict type, and a
- *        verdict that is a function of the result rows alone.
- *
- * A lab lists its claims (id, chapter section, judge); the judge reads the
- * run's rows and says holds / does not hold / cannot be tested here, with
- * the measurement or the reason. Because the rows are all it reads, the
- * verdicts of any recorded run can be recomputed without a GPU (the lab's
- * host tool does that). The chapter's words for each id are in the lab's
- * claims.tsv.
+ * @brief The chapter's claims and their one verdict type: a verdict is a function of the result
+ *        rows alone, so the verdicts of any recorded run recompute without a GPU (the lab's host
+ *        tool does that). The chapter's words for each claim id are in the lab's claims.tsv.
  */
 #ifndef LAB_CLAIMS_H
 #define LAB_CLAIMS_H
 
 #include "rows.h"
-
-#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +38,9 @@ typedef struct lab_host_part {
     /** Markdown for the report, from the rows alone (NULL: a table of rows). */
     void (*report)(const lab_rows *rows, FILE *out);
 } lab_host_part;
+
+/** Each lab's host part defines this; common/host_tool_main.c runs it. */
+extern const lab_host_part lab_host;
 
 /** @brief Set @p said and return @p verdict: judge helpers' common tail. */
 lab_verdict lab_say(lab_verdict verdict, char *said, size_t said_len, const char *fmt, ...)

@@ -5,7 +5,7 @@
 #ifndef LAB_CUDA_CHECK_H
 #define LAB_CUDA_CHECK_H
 
-#include "lab_exit.h"
+#include "cli.h"
 
 #include <cuda_runtime_api.h>
 
@@ -23,11 +23,7 @@ LAB_NORETURN void lab_cuda_die(cudaError_t err, const char *call, const char *fi
 }
 #endif
 
-/**
- * @brief Run a CUDA runtime call; on failure print it and exit(1).
- *
- * Example: `CUDA_CHECK(cudaMalloc(&ptr, bytes));`
- */
+/** @brief Run a CUDA runtime call; on failure print it and exit(1): `CUDA_CHECK(cudaFree(p));` */
 #define CUDA_CHECK(call)                                                     \
     do {                                                                     \
         cudaError_t lab_err_ = (call);                                       \
@@ -35,10 +31,7 @@ LAB_NORETURN void lab_cuda_die(cudaError_t err, const char *call, const char *fi
             lab_cuda_die(lab_err_, #call, __FILE__, __LINE__);               \
     } while (0)
 
-/**
- * @brief Run a CUDA call inside a function that returns cudaError_t:
- *        on failure report it and return the error to the caller.
- */
+/** @brief Run a CUDA call in a function returning cudaError_t: on failure report and return it. */
 #define CUDA_TRY(call)                                                       \
     do {                                                                     \
         cudaError_t lab_err_ = (call);                                       \

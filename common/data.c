@@ -1,7 +1,4 @@
-/**
- * @file data.c
- * @brief Seeded generator (splitmix64) and verification with clear messages.
- */
+/* Seeded data (splitmix64) and its verification, with the first mismatch named. */
 #include "data.h"
 
 #include <stdio.h>
@@ -17,16 +14,10 @@ uint64_t lab_rng_next(uint64_t *state)
 
 void lab_fill_bytes(void *buffer, size_t bytes, uint64_t seed)
 {
-    unsigned char *out = buffer;
     uint64_t state = seed;
-    size_t i = 0;
-    for (; i + 8 <= bytes; i += 8) {
+    for (size_t i = 0; i < bytes; i += 8) {
         uint64_t word = lab_rng_next(&state);
-        memcpy(out + i, &word, 8);
-    }
-    if (i < bytes) {
-        uint64_t word = lab_rng_next(&state);
-        memcpy(out + i, &word, bytes - i);
+        memcpy((unsigned char *)buffer + i, &word, bytes - i < 8 ? bytes - i : 8);
     }
 }
 
@@ -43,9 +34,9 @@ void lab_fill_floats(float *buffer, size_t count, uint64_t seed)
 int lab_verify_bytes(const char *what, const void *got, const void *want, size_t bytes)
 {
     const unsigned char *g = got, *w = want;
+    size_t i = 0;
     if (memcmp(g, w, bytes) == 0)
         return 0;
-    size_t i = 0;
     while (g[i] == w[i])
         i++;
     fprintf(stderr, "verification failed: %s: byte %zu of %zu is 0x%02x, expected 0x%02x\n",
@@ -55,9 +46,9 @@ int lab_verify_bytes(const char *what, const void *got, const void *want, size_t
 
 int lab_verify_floats(const char *what, const float *got, const float *want, size_t count)
 {
+    size_t i = 0;
     if (memcmp(got, want, count * sizeof *got) == 0)
         return 0;
-    size_t i = 0;
     while (memcmp(&got[i], &want[i], sizeof *got) == 0)
         i++;
     fprintf(stderr, "verification failed: %s: element %zu of %zu is %.9g, expected %.9g\n",

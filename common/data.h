@@ -1,11 +1,7 @@
 /**
  * @file data.h
- * @brief Seeded test data and its verification.
- *
- * Labs never test with zeros: a copy that moved nothing would pass. Data
- * comes from a small seeded generator (splitmix64), so every run of a lab
- * with the same seed sees the same bytes, and a mismatch is reported with
- * its position and both values.
+ * @brief Host buffers: checked allocation, and seeded test data (splitmix64, never zeros, so a
+ *        copy that moved nothing fails) with verification that names the first mismatch.
  */
 #ifndef LAB_DATA_H
 #define LAB_DATA_H
@@ -19,6 +15,9 @@ extern "C" {
 
 /** @brief The seed labs use unless --seed says otherwise. */
 #define LAB_DEFAULT_SEED 20261130u
+
+/** @brief calloc(count, size), or exit 1 saying what (e.g. "the P2P matrix") could not be had. */
+void *lab_host_alloc(size_t count, size_t size, const char *what);
 
 /** @brief Next value of the splitmix64 sequence held in @p state. */
 uint64_t lab_rng_next(uint64_t *state);

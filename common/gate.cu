@@ -1,7 +1,4 @@
-/**
- * @file gate.cu
- * @brief The launch gate kernel and its host side.
- */
+/* The launch gate kernel and its host side. */
 #include "gate.h"
 #include "cuda_check.h"
 
@@ -12,8 +9,8 @@ static __device__ unsigned long long gate_now_ns(void)
     return t;
 }
 
-/* Spin until the host writes flags[0], or give up after the timeout so a
- * host that never opens it cannot hang the GPU. */
+/* Spin until the host writes flags[0], or give up after the timeout so a host that never
+ * opens it cannot hang the GPU. */
 static __global__ void gate_kernel(volatile unsigned int *flags, unsigned long long timeout_ns)
 {
     const unsigned long long start = gate_now_ns();

@@ -1,8 +1,8 @@
 /**
  * @file gate.h
- * @brief The launch gate: hold a stream while the host enqueues a whole
- *        timed region, then release it, so launch overhead stays outside
- *        the measurement (nvbandwidth's "blocking kernel").
+ * @brief The launch gate: hold a stream while the host enqueues a whole timed region, then
+ *        release it, so launch overhead stays outside the measurement (nvbandwidth's
+ *        "blocking kernel"). lab_time_work() uses it.
  */
 #ifndef LAB_GATE_H
 #define LAB_GATE_H

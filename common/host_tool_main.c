@@ -1,29 +1,10 @@
-/**
- * @file host_tool_main.c
- * @brief The main of a lab's host tool: its verdicts and its report section
- *        recomputed from a result file, with no GPU.
- *
- * Built once per lab from the lab's host part (claims and report, plain C)
- * and the host-only part of common/. The tests run it on every recorded run.
- */
+/* The main of a lab's host tool: the lab's verdicts and report section recomputed from a
+ * result file, with no GPU (built from the lab's host part and common's host-only part). */
 #include "claims.h"
 #include "cli.h"
-#include "lab_exit.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/** Each lab's host part defines this. */
-extern const lab_host_part lab_host;
-
-static int help(const char *prog)
-{
-    printf("usage: %s verdicts FILE.csv   the claims' verdicts recomputed, as CSV rows\n"
-           "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
-           "       %s report FILE.csv     the lab's report section (Markdown)\n",
-           prog, prog, prog);
-    return LAB_EXIT_OK;
-}
 
 static int load(const char *prog, const char *path, lab_rows *rows)
 {
@@ -44,6 +25,7 @@ static int load(const char *prog, const char *path, lab_rows *rows)
 static int check(const char *prog, const lab_rows *recorded, const lab_rows *fresh)
 {
     int bad = 0;
+    size_t claims = lab_rows_count(recorded, "claim", NULL);
     for (size_t i = 0; i < fresh->count; i++) {
         const lab_row *now = &fresh->row[i];
         if (strcmp(now->experiment, "claim") != 0)
@@ -55,34 +37,36 @@ static int check(const char *prog, const lab_rows *recorded, const lab_rows *fre
             bad++;
         }
     }
-    if (lab_rows_count(recorded, "claim", NULL) != lab_host.claim_count) {
+    if (claims != lab_host.claim_count) {
         fprintf(stderr, "%s: the file has %zu claim rows, the lab has %zu claims\n", prog,
-                lab_rows_count(recorded, "claim", NULL), lab_host.claim_count);
+                claims, lab_host.claim_count);
         bad++;
     }
     return bad ? LAB_EXIT_FAIL : LAB_EXIT_OK;
 }
 
-/** @brief verdicts | check | report FILE.csv */
 int main(int argc, char **argv)
 {
     const char *prog = lab_prog_name(argv[0]);
+    lab_rows recorded = {0}, fresh = {0};
+    int status = LAB_EXIT_OK;
     for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return help(prog);
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: %s verdicts FILE.csv   the claims' verdicts recomputed, as CSV rows\n"
+                   "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
+                   "       %s report FILE.csv     the lab's report section (Markdown)\n",
+                   prog, prog, prog);
+            return LAB_EXIT_OK;
+        }
     if (argc != 3)
         lab_usage_error(prog, "expected a command and one file (verdicts, check or report "
                         "FILE.csv)");
     if (strcmp(argv[1], "verdicts") != 0 && strcmp(argv[1], "check") != 0 &&
         strcmp(argv[1], "report") != 0)
         lab_usage_error(prog, "unknown command: %s", argv[1]);
-    lab_rows recorded = {0}, fresh = {0};
-    if (load(prog, argv[2], &recorded) != 0)
-        return LAB_EXIT_FAIL;
-    if (load(prog, argv[2], &fresh) != 0)
+    if (load(prog, argv[2], &recorded) != 0 || load(prog, argv[2], &fresh) != 0)
         return LAB_EXIT_FAIL;
     lab_claims_judge(&lab_host, &fresh);
-    int status = LAB_EXIT_OK;
     if (strcmp(argv[1], "verdicts") == 0) {
         /* lab_claims_judge appended the claim rows, one per claim, at the end. */
         const size_t n = lab_host.claim_count;

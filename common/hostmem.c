@@ -1,9 +1,6 @@
-/**
- * @file hostmem.c
- * @brief Checked host allocation.
- */
-#include "hostmem.h"
-#include "lab_exit.h"
+/* Checked host allocation. */
+#include "data.h"
+#include "cli.h"
 
 #include <stdint.h>
 #include <stdio.h>

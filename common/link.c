@@ -1,8 +1,5 @@
-/**
- * @file link.c
- * @brief The links of every GPU and pair: datasheet arithmetic, NVML asked
- *        at run time (when nvml.h existed at build time), sysfs for PCIe.
- */
+/* The links of every GPU and pair: datasheet arithmetic, NVML asked at run time (when nvml.h
+ * existed at build time), sysfs for PCIe and for the CPUs near a GPU. */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET */
 #include "link.h"
 #include "cuda_check.h"
@@ -18,33 +15,29 @@
 #if defined(__has_include)
 #if __has_include(<nvml.h>)
 #include <nvml.h>
-/** 1: nvml.h was found at build time, NVML's types are known. */
 #define LAB_HAVE_NVML 1
 #endif
 #endif
 #ifndef LAB_HAVE_NVML
-/** 0: built without nvml.h; NVLinks are unknown, PCIe comes from sysfs. */
-#define LAB_HAVE_NVML 0
+#define LAB_HAVE_NVML 0 /* NVLinks are unknown, PCIe comes from sysfs */
 #endif
 
-/* ---------------------------------------------------------- datasheets -- */
-
-/** One datasheet figure: a GPU's total NVLink bandwidth, both directions. */
-typedef struct nvlink_sheet {
-    int gen;             /**< NVLink generation */
-    const char *product; /**< the GPU the datasheet is for */
-    int links;           /**< NVLinks per GPU */
-    double total_gbps;   /**< all links, both directions counted */
-    int cc_major;        /**< compute capability of that GPU generation */
-} nvlink_sheet;
-
-static const nvlink_sheet sheets[] = {
+/* One datasheet figure: a GPU's total NVLink bandwidth, both directions, and the compute
+ * capability of that GPU generation. */
+static const struct {
+    int gen;
+    const char *product;
+    int links;
+    double total_gbps;
+    int cc_major;
+} sheets[] = {
     {1, "P100", 4, 160.0, 6},       {2, "V100", 6, 300.0, 7},
     {3, "A100", 12, 600.0, 8},      {4, "H100/H200", 18, 900.0, 9},
     {5, "B200", 18, 1800.0, 10},
 };
+#define SHEETS (int)(sizeof sheets / sizeof sheets[0])
 
-/** PCIe: transfer rate per lane (GT/s) and the payload share after line coding. */
+/* PCIe: transfer rate per lane (GT/s) and the payload share after line coding. */
 static const double pcie_gens[][2] = {
     {2.5, 8.0 / 10.0},     {5.0, 8.0 / 10.0},     {8.0, 128.0 / 130.0},
     {16.0, 128.0 / 130.0}, {32.0, 128.0 / 130.0}, {64.0, 242.0 / 256.0},
@@ -52,16 +45,17 @@ static const double pcie_gens[][2] = {
 
 int lab_nvlink_datasheet(int gen, const char **product, int *links, double *total_gbps)
 {
-    for (size_t i = 0; i < sizeof sheets / sizeof sheets[0]; i++)
-        if (sheets[i].gen == gen) {
-            if (product)
-                *product = sheets[i].product;
-            if (links)
-                *links = sheets[i].links;
-            if (total_gbps)
-                *total_gbps = sheets[i].total_gbps;
-            return 1;
-        }
+    for (int i = 0; i < SHEETS; i++) {
+        if (sheets[i].gen != gen)
+            continue;
+        if (product)
+            *product = sheets[i].product;
+        if (links)
+            *links = sheets[i].links;
+        if (total_gbps)
+            *total_gbps = sheets[i].total_gbps;
+        return 1;
+    }
     return 0;
 }
 
@@ -93,29 +87,19 @@ double lab_pcie_lane_rate(int gen)
     return gt * share / 8.0; /* one bit per transfer and lane */
 }
 
-/* The NVLink generation of an architecture (0 when no datasheet row has it). */
-static int gen_of_arch(int cc_major)
-{
-    for (size_t i = 0; i < sizeof sheets / sizeof sheets[0]; i++)
-        if (sheets[i].cc_major == cc_major)
-            return sheets[i].gen;
-    return 0;
-}
-
-/* nvmlDeviceGetNvLinkVersion has answered the plain generation (4 for
- * Hopper) or an nvmlNvlinkVersion_t code (NVML_NVLINK_VERSION_4_0 is 6) over
- * the driver releases; the architecture settles it when known. */
-static int decode_nvlink_version(unsigned raw, int arch_gen)
+/* nvmlDeviceGetNvLinkVersion has answered the plain generation (4 for Hopper) or an
+ * nvmlNvlinkVersion_t code (NVML_NVLINK_VERSION_4_0 is 6) over the driver releases; the
+ * architecture settles it when a datasheet row has it. */
+static int decode_nvlink_version(unsigned raw, int cc_major)
 {
     static const int from_code[] = {0, 1, 2, 2, 3, 3, 4, 5, 6};
-    if (arch_gen)
-        return arch_gen;
+    for (int i = 0; i < SHEETS; i++)
+        if (sheets[i].cc_major == cc_major)
+            return sheets[i].gen;
     if (raw >= 1 && raw <= 5)
         return (int)raw;
     return raw < sizeof from_code / sizeof from_code[0] ? from_code[raw] : 0;
 }
-
-/* --------------------------------------------------------------- sysfs -- */
 
 /* Read the first line of /sys/bus/pci/devices/<bus>/<name> (bus id lowercase). */
 static int sysfs_read(const char *bus_id, const char *name, char *line, size_t len)
@@ -145,31 +129,41 @@ static int gen_of_speed(const char *text)
     return 0;
 }
 
+/* The four PCIe figures in one order: generation and width at most, then now. */
+static void pcie_fields(lab_gpu_link *g, int *field[4])
+{
+    field[0] = &g->pcie_gen;
+    field[1] = &g->pcie_width;
+    field[2] = &g->pcie_gen_now;
+    field[3] = &g->pcie_width_now;
+}
+
+/* What NVML did not say about the PCIe link. */
 static void sysfs_pcie(lab_gpu_link *g)
 {
+    static const char *const names[4] = {"max_link_speed", "max_link_width",
+                                         "current_link_speed", "current_link_width"};
     char line[64];
-    if (g->pcie_gen == 0 && sysfs_read(g->pci_bus_id, "max_link_speed", line, sizeof line) == 0)
-        g->pcie_gen = gen_of_speed(line);
-    if (g->pcie_width == 0 && sysfs_read(g->pci_bus_id, "max_link_width", line, sizeof line) == 0)
-        g->pcie_width = atoi(line);
-    if (g->pcie_gen_now == 0 &&
-        sysfs_read(g->pci_bus_id, "current_link_speed", line, sizeof line) == 0)
-        g->pcie_gen_now = gen_of_speed(line);
-    if (g->pcie_width_now == 0 &&
-        sysfs_read(g->pci_bus_id, "current_link_width", line, sizeof line) == 0)
-        g->pcie_width_now = atoi(line);
+    int *field[4];
+    pcie_fields(g, field);
+    for (int i = 0; i < 4; i++)
+        if (*field[i] == 0 && sysfs_read(g->pci_bus_id, names[i], line, sizeof line) == 0)
+            *field[i] = i % 2 ? atoi(line) : gen_of_speed(line);
     if (g->pcie_from[0] == '\0' && g->pcie_gen > 0)
         snprintf(g->pcie_from, sizeof g->pcie_from, "sysfs");
 }
-
-/* ---------------------------------------------------------------- NVML -- */
 
 #if LAB_HAVE_NVML
 #ifndef NVML_NVLINK_MAX_LINKS
 #define NVML_NVLINK_MAX_LINKS 18
 #endif
+#if defined(NVML_API_VERSION) && NVML_API_VERSION >= 11
+#define NVML_HAS_P2P 1 /* nvmlDeviceGetP2PStatus and the remote device type exist */
+#else
+#define NVML_HAS_P2P 0
+#endif
 
-/** The NVML functions used here, looked up with dlsym. */
+/* The NVML functions used here, looked up with dlsym (names in nvml_symbols). */
 typedef struct nvml_api {
     void *lib;
     nvmlReturn_t (*init)(void);
@@ -179,11 +173,9 @@ typedef struct nvml_api {
     nvmlReturn_t (*link_state)(nvmlDevice_t, unsigned int, nvmlEnableState_t *);
     nvmlReturn_t (*link_version)(nvmlDevice_t, unsigned int, unsigned int *);
     nvmlReturn_t (*remote_pci)(nvmlDevice_t, unsigned int, nvmlPciInfo_t *);
-    nvmlReturn_t (*pcie_gen_max)(nvmlDevice_t, unsigned int *);
-    nvmlReturn_t (*pcie_width_max)(nvmlDevice_t, unsigned int *);
-    nvmlReturn_t (*pcie_gen_now)(nvmlDevice_t, unsigned int *);
-    nvmlReturn_t (*pcie_width_now)(nvmlDevice_t, unsigned int *);
-#if defined(NVML_API_VERSION) && NVML_API_VERSION >= 11
+    nvmlReturn_t (*pcie[4])(nvmlDevice_t, unsigned int *); /* in pcie_fields' order */
+#if NVML_HAS_P2P
+    /* Optional: older drivers lack them. */
     nvmlReturn_t (*remote_type)(nvmlDevice_t, unsigned int, nvmlIntNvLinkDeviceType_t *);
     nvmlReturn_t (*p2p_status)(nvmlDevice_t, nvmlDevice_t, nvmlGpuP2PCapsIndex_t,
                                nvmlGpuP2PStatus_t *);
@@ -199,27 +191,29 @@ static int find_symbol(void *lib, const char *name, void *slot)
 
 static int nvml_symbols(nvml_api *api)
 {
+    static const char *const pcie[4] = {
+        "nvmlDeviceGetMaxPcieLinkGeneration", "nvmlDeviceGetMaxPcieLinkWidth",
+        "nvmlDeviceGetCurrPcieLinkGeneration", "nvmlDeviceGetCurrPcieLinkWidth"};
     void *l = api->lib;
-#if defined(NVML_API_VERSION) && NVML_API_VERSION >= 11
-    /* Optional: older drivers do not have them. */
+#if NVML_HAS_P2P
     (void)find_symbol(l, "nvmlDeviceGetNvLinkRemoteDeviceType", &api->remote_type);
     (void)find_symbol(l, "nvmlDeviceGetP2PStatus", &api->p2p_status);
 #endif
-    return find_symbol(l, "nvmlInit_v2", &api->init) &&
-           find_symbol(l, "nvmlShutdown", &api->shutdown) &&
-           find_symbol(l, "nvmlErrorString", &api->error_string) &&
-           find_symbol(l, "nvmlDeviceGetHandleByPciBusId_v2", &api->by_bus_id) &&
-           find_symbol(l, "nvmlDeviceGetNvLinkState", &api->link_state) &&
-           find_symbol(l, "nvmlDeviceGetNvLinkVersion", &api->link_version) &&
-           find_symbol(l, "nvmlDeviceGetNvLinkRemotePciInfo_v2", &api->remote_pci) &&
-           find_symbol(l, "nvmlDeviceGetMaxPcieLinkGeneration", &api->pcie_gen_max) &&
-           find_symbol(l, "nvmlDeviceGetMaxPcieLinkWidth", &api->pcie_width_max) &&
-           find_symbol(l, "nvmlDeviceGetCurrPcieLinkGeneration", &api->pcie_gen_now) &&
-           find_symbol(l, "nvmlDeviceGetCurrPcieLinkWidth", &api->pcie_width_now);
+    int ok = find_symbol(l, "nvmlInit_v2", &api->init) &&
+             find_symbol(l, "nvmlShutdown", &api->shutdown) &&
+             find_symbol(l, "nvmlErrorString", &api->error_string) &&
+             find_symbol(l, "nvmlDeviceGetHandleByPciBusId_v2", &api->by_bus_id) &&
+             find_symbol(l, "nvmlDeviceGetNvLinkState", &api->link_state) &&
+             find_symbol(l, "nvmlDeviceGetNvLinkVersion", &api->link_version) &&
+             find_symbol(l, "nvmlDeviceGetNvLinkRemotePciInfo_v2", &api->remote_pci);
+    for (int i = 0; ok && i < 4; i++)
+        ok = find_symbol(l, pcie[i], &api->pcie[i]);
+    return ok;
 }
 
 static int nvml_open(nvml_api *api, char *why, size_t why_len)
 {
+    nvmlReturn_t rc = NVML_SUCCESS;
     memset(api, 0, sizeof *api);
     api->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (api->lib == NULL) {
@@ -228,7 +222,6 @@ static int nvml_open(nvml_api *api, char *why, size_t why_len)
                  err ? err : "no reason given");
         return 0;
     }
-    nvmlReturn_t rc = NVML_SUCCESS;
     if (!nvml_symbols(api))
         snprintf(why, why_len, "unknown: libnvidia-ml.so.1 lacks a function used here");
     else if ((rc = api->init()) != NVML_SUCCESS)
@@ -255,14 +248,15 @@ static int gpu_at(const lab_links *links, const nvmlPciInfo_t *pci)
     return -1;
 }
 
-/* Where one active link of GPU g goes: a GPU we know (direct[g*n+peer]++),
- * a GPU we cannot match, or a switch. A CPU link carries no GPU traffic. */
+/* Where one active link of GPU g goes: a GPU we know (direct[g*n+peer]++), a GPU we cannot
+ * match (hidden, or renumbered in a VM), or an NVSwitch port, which reaches every GPU on the
+ * switch. A CPU link carries no GPU traffic. */
 static void count_link(const nvml_api *api, lab_links *links, int g, nvmlDevice_t dev,
                        unsigned link, int *direct)
 {
-    lab_gpu_link *gpu = &links->gpu[g];
-    int far_is_gpu = -1; /* -1 unknown, 0 no, 1 yes */
-#if defined(NVML_API_VERSION) && NVML_API_VERSION >= 11
+    int far_is_gpu = -1, peer = -1; /* -1 unknown, 0 no, 1 yes */
+    nvmlPciInfo_t pci;
+#if NVML_HAS_P2P
     nvmlIntNvLinkDeviceType_t type;
     if (api->remote_type && api->remote_type(dev, link, &type) == NVML_SUCCESS) {
         if (type == NVML_NVLINK_DEVICE_TYPE_IBMNPU)
@@ -270,16 +264,14 @@ static void count_link(const nvml_api *api, lab_links *links, int g, nvmlDevice_
         far_is_gpu = type == NVML_NVLINK_DEVICE_TYPE_GPU;
     }
 #endif
-    nvmlPciInfo_t pci;
-    int peer = -1;
     if (far_is_gpu != 0 && api->remote_pci(dev, link, &pci) == NVML_SUCCESS)
         peer = gpu_at(links, &pci);
     if (peer >= 0 && peer != g)
         direct[g * links->n + peer]++;
     else if (far_is_gpu == 1)
-        gpu->hidden_links++; /* a GPU we cannot match (hidden, or renumbered in a VM) */
+        links->gpu[g].hidden_links++;
     else
-        gpu->switch_links++; /* an NVSwitch port: reaches every GPU on the switch */
+        links->gpu[g].switch_links++;
 }
 
 static void query_gpu(const nvml_api *api, lab_links *links, int g, nvmlDevice_t dev,
@@ -287,6 +279,7 @@ static void query_gpu(const nvml_api *api, lab_links *links, int g, nvmlDevice_t
 {
     lab_gpu_link *gpu = &links->gpu[g];
     unsigned value = 0;
+    int *field[4];
     gpu->nvml = 1;
     for (unsigned link = 0; link < NVML_NVLINK_MAX_LINKS; link++) {
         nvmlEnableState_t active = NVML_FEATURE_DISABLED;
@@ -296,14 +289,10 @@ static void query_gpu(const nvml_api *api, lab_links *links, int g, nvmlDevice_t
             (void)api->link_version(dev, link, &gpu->nvlink_raw);
         count_link(api, links, g, dev, link, direct);
     }
-    if (api->pcie_gen_max(dev, &value) == NVML_SUCCESS)
-        gpu->pcie_gen = (int)value;
-    if (api->pcie_width_max(dev, &value) == NVML_SUCCESS)
-        gpu->pcie_width = (int)value;
-    if (api->pcie_gen_now(dev, &value) == NVML_SUCCESS)
-        gpu->pcie_gen_now = (int)value;
-    if (api->pcie_width_now(dev, &value) == NVML_SUCCESS)
-        gpu->pcie_width_now = (int)value;
+    pcie_fields(gpu, field);
+    for (int i = 0; i < 4; i++)
+        if (api->pcie[i](dev, &value) == NVML_SUCCESS)
+            *field[i] = (int)value;
     if (gpu->pcie_gen > 0)
         snprintf(gpu->pcie_from, sizeof gpu->pcie_from, "nvml");
 }
@@ -322,7 +311,7 @@ static void query_nvml(lab_links *links, int *direct, int *nvlink_ok)
         if (found[g])
             query_gpu(&api, links, g, dev[g], direct);
     }
-#if defined(NVML_API_VERSION) && NVML_API_VERSION >= 11
+#if NVML_HAS_P2P
     for (int a = 0; dev && found && a < n; a++)
         for (int b = 0; b < n; b++) {
             nvmlGpuP2PStatus_t status;
@@ -350,8 +339,6 @@ static void query_nvml(lab_links *links, int *direct, int *nvlink_ok)
 }
 
 #endif /* LAB_HAVE_NVML */
-
-/* --------------------------------------------------------------- pairs -- */
 
 static int smaller(int x, int y)
 {
@@ -398,9 +385,9 @@ static cudaError_t describe_gpu(lab_gpu_link *g, int dev)
 
 cudaError_t lab_links_query(lab_links *links, int n)
 {
+    const size_t gpus = n > 0 ? (size_t)n : 0, nn = gpus * gpus;
     memset(links, 0, sizeof *links);
-    const size_t nn = (size_t)(n > 0 ? n : 0) * (size_t)(n > 0 ? n : 0);
-    links->gpu = calloc((size_t)(n > 0 ? n : 1), sizeof *links->gpu);
+    links->gpu = calloc(gpus ? gpus : 1, sizeof *links->gpu);
     links->pair = calloc(nn ? nn : 1, sizeof *links->pair);
     int *direct = calloc(nn ? nn : 1, sizeof *direct);
     int *nvlink_ok = calloc(nn ? nn : 1, sizeof *nvlink_ok);
@@ -417,7 +404,7 @@ cudaError_t lab_links_query(lab_links *links, int n)
         lab_gpu_link *gpu = &links->gpu[g];
         sysfs_pcie(gpu);
         if (gpu->nvlink_active > 0)
-            gpu->nvlink_gen = decode_nvlink_version(gpu->nvlink_raw, gen_of_arch(gpu->cc_major));
+            gpu->nvlink_gen = decode_nvlink_version(gpu->nvlink_raw, gpu->cc_major);
         gpu->host_peak_gbps = lab_pcie_lane_rate(gpu->pcie_gen) * (double)gpu->pcie_width;
     }
     for (int a = 0; err == cudaSuccess && a < n; a++)
@@ -445,8 +432,6 @@ const lab_pair_link *lab_links_pair(const lab_links *links, int a, int b)
     return &links->pair[a * links->n + b];
 }
 
-/* ------------------------------------------------------------ affinity -- */
-
 /* "0-7,16-23" -> the set; 0 when at least one CPU was read. */
 static int parse_cpulist(const char *text, cpu_set_t *set)
 {
@@ -469,7 +454,7 @@ static int parse_cpulist(const char *text, cpu_set_t *set)
 int lab_link_bind_near_cpus(int dev, char *why, size_t why_len)
 {
     char bus[32], line[1024];
-    cpu_set_t set;
+    cpu_set_t set, allowed;
     if (cudaDeviceGetPCIBusId(bus, (int)sizeof bus, dev) != cudaSuccess) {
         (void)cudaGetLastError();
         snprintf(why, why_len, "GPU %d has no PCI id", dev);
@@ -480,7 +465,6 @@ int lab_link_bind_near_cpus(int dev, char *why, size_t why_len)
         snprintf(why, why_len, "sysfs does not say which CPUs are near GPU %d", dev);
         return -1;
     }
-    cpu_set_t allowed;
     if (sched_getaffinity(0, sizeof allowed, &allowed) == 0)
         CPU_AND(&set, &set, &allowed); /* only CPUs this process may use */
     if (CPU_COUNT(&set) == 0) {

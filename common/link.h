@@ -1,30 +1,8 @@
 /**
  * @file link.h
- * @brief What joins each GPU to the host and to the other GPUs, and the
- *        theoretical peak of each link: NVML where its header existed at
- *        build time, Linux sysfs for the PCIe link otherwise.
- *
- * For every GPU: its PCIe link now and at most (generation and width), its
- * active NVLinks and their generation, and the host link's theoretical peak
- * (PCIe lane rate of the generation x width). For every ordered pair: the
- * path (nvlink, pcie or unknown), peer access both ways, and the peak per
- * direction of the P2P path and of the path through host memory.
- *
- * NVML is opened at run time (dlopen of libnvidia-ml.so.1), never linked,
- * so a program starts on machines without a driver. Its types come from
- * nvml.h when that header exists at build time (`__has_include`); without
- * it, NVLinks are unknown (path "unknown", no P2P peak) and the PCIe link
- * is read from `/sys/bus/pci/devices/BUS_ID/{max,current}_link_{speed,width}`.
- *
- * The rates are datasheet arithmetic. NVIDIA gives one NVLink figure per
- * GPU: the total over all links counting both directions (A100: 600 GB/s
- * over 12 links; H100/H200: 900 GB/s over 18), so one link in one direction
- * is total / links / 2. A PCIe lane carries one bit per transfer, of which
- * the line coding leaves a share as payload: rate = GT/s x share / 8.
- *
- * Used by lab 05 (peaks of every measurement), and meant for the other labs
- * and `make doctor` (a per-GPU line: PCIe gen x width now/max, NVLink gen x
- * links, host peak). Host code only (the CUDA runtime API, no kernels).
+ * @brief What joins each GPU to the host and to the other GPUs, and each link's theoretical
+ *        peak per direction (datasheet arithmetic): NVML opened at run time where nvml.h
+ *        existed at build time, Linux sysfs for PCIe otherwise. Used by lab 05 and make doctor.
  */
 #ifndef LAB_LINK_H
 #define LAB_LINK_H
@@ -36,7 +14,10 @@
 extern "C" {
 #endif
 
-/** @brief One GPU's links. Numbers are 0 when unknown. */
+/**
+ * @brief One GPU's links; numbers are 0 when unknown. A PCIe lane carries GT/s x payload share
+ *        / 8 GB/s; one NVLink one way is the datasheet's total (all links, both ways) / links / 2.
+ */
 typedef struct lab_gpu_link {
     char pci_bus_id[32];     /**< domain:bus:device.function, as CUDA gives it */
     int cc_major;            /**< compute capability, major */
@@ -75,11 +56,8 @@ typedef struct lab_links {
 } lab_links;
 
 /**
- * @brief Ask CUDA, NVML and sysfs about the @p n GPUs this process sees.
- *
- * Allocates links->gpu and links->pair (free with lab_links_free). Never
- * fails for want of NVML or sysfs: what they cannot say stays 0/"unknown"
- * and nvml_status says why.
+ * @brief Ask CUDA, NVML and sysfs about the @p n GPUs this process sees; free with
+ *        lab_links_free(). What NVML or sysfs cannot say stays 0/"unknown" (nvml_status: why).
  * @return cudaSuccess, or the error of a CUDA query (then nothing is allocated)
  */
 cudaError_t lab_links_query(lab_links *links, int n);
@@ -91,20 +69,13 @@ void lab_links_free(lab_links *links);
 const lab_pair_link *lab_links_pair(const lab_links *links, int a, int b);
 
 /**
- * @brief A GPU's NVLink datasheet figures (the GPU named, its links, the
- *        total over all links counting both directions).
- * @param gen         NVLink generation 1..5
- * @param product     written: the GPU the figure is for (may be NULL)
- * @param links       written: links per GPU (may be NULL)
- * @param total_gbps  written: the datasheet total (may be NULL)
+ * @brief A GPU's NVLink datasheet figures for generation @p gen (1..5): the GPU named, its
+ *        links, the total over all links counting both directions (each may be NULL).
  * @return 1 when known, 0 otherwise
  */
 int lab_nvlink_datasheet(int gen, const char **product, int *links, double *total_gbps);
 
-/**
- * @brief A PCIe generation's transfer rate per lane and payload share.
- * @return 1 when known (gen 1..6), 0 otherwise
- */
+/** @brief A PCIe generation's transfer rate per lane and payload share: 1 when known (1..6). */
 int lab_pcie_generation(int gen, double *gt_per_s, double *payload_share);
 
 /** @brief NVLink rate per link and direction (GB/s), 0 when unknown. */
@@ -114,10 +85,9 @@ double lab_nvlink_rate(int gen);
 double lab_pcie_lane_rate(int gen);
 
 /**
- * @brief Keep this thread on the CPUs nearest GPU @p dev (sysfs local_cpulist),
- *        as nvbandwidth does: host buffers allocated afterwards land on that
- *        NUMA node, and host-side polling runs close to the GPU.
- * @return 0, or -1 with the reason in @p why (nothing changed then)
+ * @brief Keep this thread on the CPUs nearest GPU @p dev (sysfs local_cpulist), as nvbandwidth
+ *        does: host buffers allocated afterwards land on that NUMA node, and host-side polling
+ *        runs close to the GPU. 0, or -1 with the reason in @p why (nothing changed then).
  */
 int lab_link_bind_near_cpus(int dev, char *why, size_t why_len);
 

@@ -1,20 +1,15 @@
-/**
- * @file options.c
- * @brief One option table, three uses: getopt_long, --help and the errors.
- */
-#include "options.h"
+/* One option table, three uses: getopt_long, --help and the usage errors. */
 #include "cli.h"
 #include "data.h"
-#include "lab_exit.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/** Most options (shared and the lab's own) one program declares. */
+/* Most options (shared and the lab's own) one program declares. */
 #define MAX_OPTIONS 40
-/** getopt_long values of options without a short letter start here. */
+/* getopt_long values of options without a short letter start here. */
 #define LONG_ONLY_BASE 256
 
 static lab_args parsed;
@@ -42,7 +37,6 @@ static const lab_option shared_options[] = {
     {"progress", 0, LAB_OPT_FLAG, NULL, "name each experiment on stderr as it starts",
      &parsed.progress, 0, 0},
 };
-/** How many shared options there are. */
 #define SHARED_COUNT (sizeof shared_options / sizeof shared_options[0])
 
 static const lab_option *option_at(const lab_option *extra, size_t i)
@@ -50,22 +44,18 @@ static const lab_option *option_at(const lab_option *extra, size_t i)
     return i < SHARED_COUNT ? &shared_options[i] : &extra[i - SHARED_COUNT];
 }
 
-static void print_option(const lab_option *o)
-{
-    char left[64];
-    char letter[8] = "    ";
-    if (o->short_name)
-        snprintf(letter, sizeof letter, "-%c, ", o->short_name);
-    snprintf(left, sizeof left, "%s--%s%s%s", letter, o->name, o->arg ? " " : "",
-             o->arg ? o->arg : "");
-    printf("  %-24s %s\n", left, o->help);
-}
-
 static void print_usage(const lab_usage *usage, const lab_option *extra, size_t extra_count)
 {
     printf("usage: %s [options]\n\n%s\n\nOptions:\n", usage->prog, usage->summary);
-    for (size_t i = 0; i < SHARED_COUNT + extra_count; i++)
-        print_option(option_at(extra, i));
+    for (size_t i = 0; i < SHARED_COUNT + extra_count; i++) {
+        const lab_option *o = option_at(extra, i);
+        char left[64], letter[8] = "    ";
+        if (o->short_name)
+            snprintf(letter, sizeof letter, "-%c, ", o->short_name);
+        snprintf(left, sizeof left, "%s--%s%s%s", letter, o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+        printf("  %-24s %s\n", left, o->help);
+    }
     printf("  %-24s %s\n", "-h, --help", "show this help and exit");
     printf("\nSizes accept units: 4096, 4K, 256MiB, 1G (K/M/G are powers of 2, KB/MB/GB of 10).\n"
            "Exit status: 0 done, 1 a check or a CUDA call failed, 2 bad usage,\n"
@@ -74,26 +64,24 @@ static void print_usage(const lab_usage *usage, const lab_option *extra, size_t 
         printf("\n%s\n", usage->epilogue);
 }
 
-static void add_keys(const char *prog, lab_keys *keys, char *text)
-{
-    for (char *key = strtok(text, ","); key != NULL; key = strtok(NULL, ",")) {
-        if (keys->count == LAB_MAX_KEYS)
-            lab_usage_error(prog, "too many experiment keys (at most %d)", LAB_MAX_KEYS);
-        keys->key[keys->count++] = key;
-    }
-    if (keys->count == 0)
-        lab_usage_error(prog, "option '-t' needs an experiment key (see --list)");
-}
-
 static void store(const char *prog, const lab_option *o, char *value)
 {
     char why[160];
     long number = 0;
     size_t bytes = 0;
+    lab_keys *keys = (lab_keys *)o->target;
     switch (o->kind) {
     case LAB_OPT_FLAG: *(bool *)o->target = true; break;
     case LAB_OPT_TEXT: *(const char **)o->target = value; break;
-    case LAB_OPT_KEYS: add_keys(prog, (lab_keys *)o->target, value); break;
+    case LAB_OPT_KEYS:
+        for (char *key = strtok(value, ","); key != NULL; key = strtok(NULL, ",")) {
+            if (keys->count == LAB_MAX_KEYS)
+                lab_usage_error(prog, "too many experiment keys (at most %d)", LAB_MAX_KEYS);
+            keys->key[keys->count++] = key;
+        }
+        if (keys->count == 0)
+            lab_usage_error(prog, "option '-t' needs an experiment key (see --list)");
+        break;
     case LAB_OPT_INT:
         if (lab_parse_int(value, o->min, o->max, &number, why, sizeof why) != 0)
             lab_usage_error(prog, "--%s: %s", o->name, why);
@@ -117,19 +105,16 @@ static LAB_NORETURN void getopt_error(const char *prog, char **argv, int opt)
     lab_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
 }
 
+/* --help anywhere before "--" wins; --list prints and exits, so an option beside it would
+ * silently do nothing: the error names that option. */
 static int wants_help(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0)
-            return 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
-    }
     return 0;
 }
 
-/* --list prints and exits: an option beside it would silently do nothing,
- * so the error names that option. */
 static void check_combinations(const char *prog, int argc, char **argv)
 {
     if (!parsed.list || argc <= 2)
@@ -147,6 +132,7 @@ void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extr
     const size_t total = SHARED_COUNT + extra_count;
     struct option longs[MAX_OPTIONS + 1];
     char shorts[2 * MAX_OPTIONS + 2] = ":";
+    int opt;
     if (total > MAX_OPTIONS)
         lab_usage_error(usage->prog, "internal: %zu options, at most %d", total, MAX_OPTIONS);
     if (wants_help(argc, argv)) {
@@ -161,16 +147,11 @@ void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extr
         int has_arg = o->kind == LAB_OPT_FLAG ? no_argument : required_argument;
         longs[i] = (struct option){o->name, has_arg, NULL,
                                    o->short_name ? o->short_name : LONG_ONLY_BASE + (int)i};
-        if (o->short_name) {
-            size_t n = strlen(shorts);
-            shorts[n] = (char)o->short_name;
-            shorts[n + 1] = has_arg == required_argument ? ':' : '\0';
-            shorts[n + 2] = '\0';
-        }
+        if (o->short_name)
+            snprintf(shorts + strlen(shorts), 3, "%c%s", o->short_name, has_arg ? ":" : "");
     }
     longs[total] = (struct option){NULL, 0, NULL, 0};
     opterr = 0;
-    int opt;
     while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         size_t i = 0;
         while (i < total && longs[i].val != opt)

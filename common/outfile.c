@@ -1,18 +1,14 @@
-/**
- * @file outfile.c
- * @brief Result files written under a temporary name, then renamed.
- */
+/* Result files written under a temporary name, then renamed into place (rows.h says why). */
 #define _POSIX_C_SOURCE 200809L
-#include "outfile.h"
-
-#include "lab_exit.h"
+#include "rows.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void fail(lab_outfile *file, const char *prog, int error)
+static LAB_NORETURN void fail(const lab_outfile *file, const char *prog, int error)
 {
     fprintf(stderr, "%s: cannot write %s: %s\n", prog, file->path, strerror(error));
     exit(LAB_EXIT_FAIL);
@@ -28,16 +24,13 @@ void lab_outfile_open(lab_outfile *file, const char *prog, const char *path)
     snprintf(file->path, sizeof file->path, "%s", path);
     /* The process id keeps two runs writing into one folder apart. */
     snprintf(file->tmp_path, sizeof file->tmp_path, "%s.tmp.%ld", path, (long)getpid());
-    file->stream = fopen(file->tmp_path, "w");
-    if (file->stream == NULL)
+    if ((file->stream = fopen(file->tmp_path, "w")) == NULL)
         fail(file, prog, errno);
 }
 
 void lab_outfile_commit(lab_outfile *file, const char *prog)
 {
-    int error = 0;
-    if (ferror(file->stream))
-        error = EIO;
+    int error = ferror(file->stream) ? EIO : 0;
     if (fclose(file->stream) != 0 && error == 0)
         error = errno;
     file->stream = NULL;

@@ -1,12 +1,5 @@
-/**
- * @file registry.c
- * @brief The one main every lab program runs: options, registry, rows.
- */
-#include "registry.h"
-#include "cli.h"
-#include "devices.h"
-#include "lab_exit.h"
-#include "outfile.h"
+/* The one main every lab program runs: options, registry, rows. */
+#include "lab.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -44,9 +37,9 @@ lab_row *lab_emit(lab_ctx *ctx, const lab_row *row)
 
 int lab_check(lab_ctx *ctx, int ok, const char *fmt, ...)
 {
+    va_list args;
     if (ok)
         return 0;
-    va_list args;
     fflush(stdout);
     fprintf(stderr, "%s: check failed: ", ctx->prog);
     va_start(args, fmt);
@@ -54,12 +47,6 @@ int lab_check(lab_ctx *ctx, int ok, const char *fmt, ...)
     va_end(args);
     fputc('\n', stderr);
     return LAB_EXIT_FAIL;
-}
-
-static void list_experiments(const lab_definition *lab)
-{
-    for (size_t i = 0; i < lab->experiment_count; i++)
-        printf("%-18s %s\n", lab->experiments[i].key, lab->experiments[i].description);
 }
 
 /* Mark the chosen entries; an unknown key is a usage error naming it. */
@@ -78,44 +65,26 @@ static void choose(const lab_ctx *ctx, const lab_definition *lab, bool *chosen)
     }
 }
 
-/* A skipped experiment is a row too: the report and the verdicts read it. */
-static void note_skip(lab_ctx *ctx, const lab_experiment *e, const char *why)
-{
-    lab_row row = lab_row_empty(e->key, "skipped");
-    lab_row_set(row.value, sizeof row.value, "skipped");
-    lab_row_set(row.detail, sizeof row.detail, "%s", why);
-    lab_emit(ctx, &row);
-}
-
-/* Say once what was skipped and why: one line per experiment when others
- * ran, else one line for the whole run (its exit status is then 77). */
-static void say_skips(const lab_ctx *ctx, int ran, const char *why)
-{
-    if (ran == 0) {
-        printf("%s: skipped: %s\n", ctx->prog, why);
-        return;
-    }
-    for (size_t i = 0; i < ctx->rows.count; i++)
-        if (strcmp(ctx->rows.row[i].variant, "skipped") == 0)
-            fprintf(stderr, "%s: skipped %s: %s\n", ctx->prog, ctx->rows.row[i].experiment,
-                    ctx->rows.row[i].detail);
-}
-
-static int run_chosen(lab_ctx *ctx, const lab_definition *lab, const bool *chosen,
-                      int *ran, char *last_why, size_t why_len)
+/* Run the chosen entries that this machine can run; a skipped one is a row too (the report
+ * and the verdicts read it), and the first reason, the least a run needs, goes to @p why. */
+static int run_chosen(lab_ctx *ctx, const lab_definition *lab, const bool *chosen, int *ran,
+                      char *first_why, size_t why_len)
 {
     int status = 0, total = 0, k = 0;
     for (size_t i = 0; i < lab->experiment_count; i++)
         total += chosen[i];
     for (size_t i = 0; i < lab->experiment_count; i++) {
         const lab_experiment *e = &lab->experiments[i];
+        char why[256] = "";
         if (!chosen[i])
             continue;
-        char why[256] = "";
         if (e->can_run != NULL && !e->can_run(ctx, why, sizeof why)) {
-            note_skip(ctx, e, why);
-            if (last_why[0] == '\0') /* the first reason: the least a run needs */
-                snprintf(last_why, why_len, "%s", why);
+            lab_row row = lab_row_empty(e->key, "skipped");
+            lab_row_set(row.value, sizeof row.value, "skipped");
+            lab_row_set(row.detail, sizeof row.detail, "%s", why);
+            lab_emit(ctx, &row);
+            if (first_why[0] == '\0')
+                snprintf(first_why, why_len, "%s", why);
             continue;
         }
         if (ctx->args.progress)
@@ -127,63 +96,71 @@ static int run_chosen(lab_ctx *ctx, const lab_definition *lab, const bool *chose
     return status;
 }
 
-static int count_unverified(const lab_ctx *ctx)
-{
-    int bad = 0;
-    for (size_t i = 0; i < ctx->rows.count; i++) {
-        const lab_row *r = &ctx->rows.row[i];
-        if (r->verified == 0) {
-            fprintf(stderr, "%s: not verified: %s %s %s %zu bytes\n", ctx->prog, r->experiment,
-                    r->variant, r->route, r->bytes);
-            bad++;
-        }
-    }
-    return bad;
-}
-
-static void write_out_file(const lab_ctx *ctx, const lab_definition *lab)
+/* The rows as a table or CSV on stdout, and in DIR/NN-name.csv with --out DIR. */
+static void write_results(const lab_ctx *ctx, const lab_definition *lab, int ran)
 {
     char path[4096];
+    lab_outfile file;
+    if (ctx->args.csv)
+        lab_rows_write_csv(&ctx->rows, stdout);
+    else if (ran > 0)
+        lab_rows_write_table(&ctx->rows, stdout);
+    if (ctx->args.out_dir == NULL)
+        return;
     if (mkdir(ctx->args.out_dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: cannot create '%s': %s\n", ctx->prog, ctx->args.out_dir,
                 strerror(errno));
         exit(LAB_EXIT_FAIL);
     }
     snprintf(path, sizeof path, "%s/%s.csv", ctx->args.out_dir, lab->host->name);
-    lab_outfile file;
     lab_outfile_open(&file, ctx->prog, path);
     lab_rows_write_csv(&ctx->rows, file.stream);
     lab_outfile_commit(&file, ctx->prog);
 }
 
-static void write_results(const lab_ctx *ctx, const lab_definition *lab, int ran)
+/* Say once what was skipped and why: one line per experiment when others ran, else one line
+ * for the whole run (its exit status is then 77). Then name every unverified row: each fails
+ * the run. */
+static int report_end(const lab_ctx *ctx, int ran, const char *why)
 {
-    if (ctx->args.csv)
-        lab_rows_write_csv(&ctx->rows, stdout);
-    else if (ran > 0)
-        lab_rows_write_table(&ctx->rows, stdout);
-    if (ctx->args.out_dir != NULL)
-        write_out_file(ctx, lab);
+    int bad = 0;
+    if (ran == 0)
+        printf("%s: skipped: %s\n", ctx->prog, why);
+    for (size_t i = 0; ran > 0 && i < ctx->rows.count; i++)
+        if (strcmp(ctx->rows.row[i].variant, "skipped") == 0)
+            fprintf(stderr, "%s: skipped %s: %s\n", ctx->prog, ctx->rows.row[i].experiment,
+                    ctx->rows.row[i].detail);
+    for (size_t i = 0; i < ctx->rows.count; i++) {
+        const lab_row *r = &ctx->rows.row[i];
+        if (r->verified != 0)
+            continue;
+        fprintf(stderr, "%s: not verified: %s %s %s %zu bytes\n", ctx->prog, r->experiment,
+                r->variant, r->route, r->bytes);
+        bad++;
+    }
+    return bad;
 }
 
 int lab_run_program(const lab_definition *lab, int argc, char **argv)
 {
     lab_ctx ctx;
+    bool chosen[64] = {false};
+    char why[256] = "";
+    int ran = 0;
     memset(&ctx, 0, sizeof ctx);
     ctx.prog = lab_prog_name(argv[0]);
     const lab_usage usage = {ctx.prog, lab->summary, lab->epilogue};
     lab_parse_args(&usage, lab->options, lab->option_count, argc, argv, &ctx.args);
     if (ctx.args.list) {
-        list_experiments(lab);
+        for (size_t i = 0; i < lab->experiment_count; i++)
+            printf("%-18s %s\n", lab->experiments[i].key, lab->experiments[i].description);
         return LAB_EXIT_OK;
     }
-    bool chosen[64] = {false};
     if (lab->experiment_count > 64)
         lab_usage_error(ctx.prog, "internal: more than 64 experiments");
     choose(&ctx, lab, chosen);
     if (ctx.args.gpu_a >= 0 && ctx.args.gpu_a == ctx.args.gpu_b)
         lab_usage_error(ctx.prog, "the two GPUs must differ (both are %ld)", ctx.args.gpu_a);
-
     ctx.gpus = lab_gpu_count(ctx.no_gpu, sizeof ctx.no_gpu);
     long highest = ctx.args.gpu_a > ctx.args.gpu_b ? ctx.args.gpu_a : ctx.args.gpu_b;
     if (highest >= ctx.gpus && ctx.gpus > 0)
@@ -193,16 +170,12 @@ int lab_run_program(const lab_definition *lab, int argc, char **argv)
     int status = lab->setup ? lab->setup(&ctx) : 0;
     if (status != 0)
         return status;
-
-    int ran = 0;
-    char why[256] = "";
     status = run_chosen(&ctx, lab, chosen, &ran, why, sizeof why);
     if (lab->teardown)
         lab->teardown(&ctx);
     lab_claims_judge(lab->host, &ctx.rows);
     write_results(&ctx, lab, ran);
-    say_skips(&ctx, ran, why);
-    if (count_unverified(&ctx) > 0)
+    if (report_end(&ctx, ran, why) > 0)
         status = LAB_EXIT_FAIL;
     lab_rows_free(&ctx.rows);
     return status == 0 && ran == 0 ? LAB_EXIT_SKIP : status;

@@ -1,23 +1,67 @@
-/**
- * @file repeat.c
- * @brief Timed repetitions with device events, optionally behind a gate.
- */
-#include "repeat.h"
+/* Event timers, the host clock, and timed repetitions with device events, optionally behind
+ * the launch gate. */
+#define _POSIX_C_SOURCE 200809L
 #include "cuda_check.h"
+#include "data.h"
 #include "gate.h"
-#include "hostmem.h"
+#include "repeat.h"
 #include "timing.h"
 
 #include <stdlib.h>
+#include <time.h>
 
-/** @brief One timing in progress. */
+cudaError_t lab_timer_create(lab_timer *timer)
+{
+    timer->start = timer->stop = NULL;
+    cudaError_t err = cudaEventCreate(&timer->start);
+    return err == cudaSuccess ? cudaEventCreate(&timer->stop) : err;
+}
+
+void lab_timer_destroy(lab_timer *timer)
+{
+    if (timer->start)
+        (void)cudaEventDestroy(timer->start);
+    if (timer->stop)
+        (void)cudaEventDestroy(timer->stop);
+    timer->start = timer->stop = NULL;
+}
+
+cudaError_t lab_timer_start(lab_timer *timer, cudaStream_t stream)
+{
+    return cudaEventRecord(timer->start, stream);
+}
+
+cudaError_t lab_timer_stop(lab_timer *timer, cudaStream_t stream)
+{
+    return cudaEventRecord(timer->stop, stream);
+}
+
+cudaError_t lab_timer_elapsed_ms(lab_timer *timer, float *ms)
+{
+    cudaError_t err = cudaEventSynchronize(timer->stop);
+    return err == cudaSuccess ? cudaEventElapsedTime(ms, timer->start, timer->stop) : err;
+}
+
+double lab_host_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+double lab_gbps(double bytes, double ms)
+{
+    return bytes / 1e9 / (ms / 1e3);
+}
+
+/** One timing in progress. */
 typedef struct sampler {
-    cudaStream_t stream; /**< the timed stream */
+    cudaStream_t stream;  /**< the timed stream */
     const lab_plan *plan; /**< what to do */
-    lab_work_fn work;    /**< one operation */
-    void *arg;           /**< its argument */
-    lab_timer timer;     /**< events around a sample */
-    lab_gate gate;       /**< the launch gate (plan->gate) */
+    lab_work_fn work;     /**< one operation */
+    void *arg;            /**< its argument */
+    lab_timer timer;      /**< events around a sample */
+    lab_gate gate;        /**< the launch gate (plan->gate) */
 } sampler;
 
 static cudaError_t one_sample(sampler *s, double *us, int *gated)

@@ -1,12 +1,12 @@
 /**
  * @file repeat.h
- * @brief Timed repetitions: warm-up, device events around each sample,
- *        statistics over the samples — written once for every lab.
+ * @brief Timed repetitions: warm-up, device events around each sample, statistics over the
+ *        samples, written once for every lab.
  */
 #ifndef LAB_REPEAT_H
 #define LAB_REPEAT_H
 
-#include "stats.h"
+#include "rows.h"
 
 #include <cuda_runtime_api.h>
 #include <stdbool.h>
@@ -33,18 +33,12 @@ typedef struct lab_timing {
 } lab_timing;
 
 /**
- * @brief Time @p work: plan.warmup untimed operations, then plan.reps
- *        samples of plan.ops operations each between two events recorded on
- *        @p stream; @p out gets microseconds per operation.
+ * @brief Time @p work: plan.warmup untimed operations, then plan.reps samples of plan.ops
+ *        operations between two events on @p stream; @p out gets microseconds per operation.
  *
- * With plan.gate a gate kernel holds @p stream while the host queues the
- * start event, the operations and the stop event, then lets them run back
- * to back: small operations are timed, not the host's launch rate. A gate
- * that timed out (the host took longer than LAB_GATE_TIMEOUT_NS to queue)
- * leaves out->gated 0; the sample is still a valid upper bound.
- *
- * Only @p stream is timed: work that puts operations on another stream must
- * make @p stream wait for them (cudaStreamWaitEvent) before returning.
+ * With plan.gate the stream waits behind the gate while the host queues a sample, so small
+ * operations are timed, not the launch rate; a gate that timed out leaves out->gated 0 (the
+ * sample is still an upper bound). Work on another stream must make @p stream wait for it.
  */
 cudaError_t lab_time_work(cudaStream_t stream, const lab_plan *plan, lab_work_fn work,
                           void *arg, lab_timing *out);

@@ -1,7 +1,4 @@
-/**
- * @file rows.c
- * @brief Result rows: building, CSV out and in, and a table for people.
- */
+/* Result rows: building, CSV out and in, a table for people, and finding rows. */
 #include "rows.h"
 
 #include <errno.h>
@@ -13,9 +10,7 @@ lab_row lab_row_empty(const char *experiment, const char *variant)
 {
     lab_row row;
     memset(&row, 0, sizeof row);
-    row.src = -1;
-    row.dst = -1;
-    row.verified = -1;
+    row.src = row.dst = row.verified = -1;
     lab_row_set(row.experiment, sizeof row.experiment, "%s", experiment ? experiment : "");
     lab_row_set(row.variant, sizeof row.variant, "%s", variant ? variant : "");
     return row;
@@ -54,12 +49,10 @@ lab_row *lab_rows_add(lab_rows *rows, const lab_row *row)
     }
     lab_row *slot = &rows->row[rows->count++];
     *slot = *row;
-    clean_field(slot->experiment);
-    clean_field(slot->variant);
-    clean_field(slot->route);
-    clean_field(slot->mode);
-    clean_field(slot->value);
-    clean_field(slot->detail);
+    char *text[] = {slot->experiment, slot->variant, slot->route, slot->mode, slot->value,
+                    slot->detail};
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++)
+        clean_field(text[i]);
     return slot;
 }
 
@@ -69,31 +62,22 @@ void lab_rows_free(lab_rows *rows)
     memset(rows, 0, sizeof *rows);
 }
 
-static void put_number(FILE *out, double value, int empty)
-{
-    if (empty)
-        fputs(",", out);
-    else
-        fprintf(out, ",%.9g", value);
-}
-
-static void write_row_csv(const lab_row *r, FILE *out)
-{
-    fprintf(out, "%s,%s,%s,%d,%d,%s,%zu,%ld,%zu", r->experiment, r->variant, r->route, r->src,
-            r->dst, r->mode, r->bytes, r->count, r->us.count);
-    put_number(out, r->us.median, r->us.count == 0);
-    put_number(out, r->us.min, r->us.count == 0);
-    put_number(out, r->us.max, r->us.count == 0);
-    put_number(out, r->gbps, r->gbps == 0.0);
-    put_number(out, r->peak_gbps, r->peak_gbps == 0.0);
-    fprintf(out, ",%d,%s,%s\n", r->verified, r->value, r->detail);
-}
-
 void lab_rows_write_csv(const lab_rows *rows, FILE *out)
 {
     fprintf(out, "%s\n", LAB_ROWS_HEADER);
-    for (size_t i = 0; i < rows->count; i++)
-        write_row_csv(&rows->row[i], out);
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        const double number[] = {r->us.median, r->us.min, r->us.max, r->gbps, r->peak_gbps};
+        fprintf(out, "%s,%s,%s,%d,%d,%s,%zu,%ld,%zu", r->experiment, r->variant, r->route,
+                r->src, r->dst, r->mode, r->bytes, r->count, r->us.count);
+        /* Times are empty without samples, rates when 0. */
+        for (int k = 0; k < 5; k++)
+            if (k < 3 ? r->us.count == 0 : number[k] == 0.0)
+                fputs(",", out);
+            else
+                fprintf(out, ",%.9g", number[k]);
+        fprintf(out, ",%d,%s,%s\n", r->verified, r->value, r->detail);
+    }
     fflush(out);
 }
 
@@ -138,27 +122,21 @@ void lab_rows_write_table(const lab_rows *rows, FILE *out)
     fflush(out);
 }
 
-/* ------------------------------------------------------------- reading -- */
-
-/** Fields of a result row. */
+/* Fields of a result row. */
 #define ROW_FIELDS 17
 
+/* Split at the commas: the number of fields, or -1 when there are too many. */
 static int split_line(char *line, char **field)
 {
     int n = 0;
-    char *p = line;
     line[strcspn(line, "\r\n")] = '\0';
-    for (;;) {
+    for (char *p = line;; *p++ = '\0') {
         if (n == ROW_FIELDS)
             return -1;
         field[n++] = p;
-        char *comma = strchr(p, ',');
-        if (comma == NULL)
-            break;
-        *comma = '\0';
-        p = comma + 1;
+        if ((p = strchr(p, ',')) == NULL)
+            return n;
     }
-    return n;
 }
 
 static int read_long(const char *text, long *value)
@@ -169,40 +147,39 @@ static int read_long(const char *text, long *value)
     return (end == text || *end != '\0' || errno) ? -1 : 0;
 }
 
+/* An empty field is 0. */
 static int read_double(const char *text, double *value)
 {
-    char *end;
-    if (*text == '\0') {
-        *value = 0.0;
-        return 0;
-    }
+    char *end = NULL;
     errno = 0;
-    *value = strtod(text, &end);
-    return (end == text || *end != '\0' || errno) ? -1 : 0;
+    *value = *text ? strtod(text, &end) : 0.0;
+    return *text && (end == text || *end != '\0' || errno) ? -1 : 0;
 }
 
 static int parse_row(char **f, lab_row *r)
 {
-    long src, dst, bytes, count, reps, verified;
+    static const int whole_at[] = {3, 4, 6, 7, 8, 14}; /* src dst bytes count reps verified */
+    long n[6];
+    double *real[] = {&r->us.median, &r->us.min, &r->us.max, &r->gbps, &r->peak_gbps};
     *r = lab_row_empty(f[0], f[1]);
     snprintf(r->route, sizeof r->route, "%s", f[2]);
     snprintf(r->mode, sizeof r->mode, "%s", f[5]);
     snprintf(r->value, sizeof r->value, "%s", f[15]);
     snprintf(r->detail, sizeof r->detail, "%s", f[16]);
-    if (read_long(f[3], &src) || read_long(f[4], &dst) || read_long(f[6], &bytes) ||
-        read_long(f[7], &count) || read_long(f[8], &reps) || read_long(f[14], &verified) ||
-        bytes < 0 || reps < 0)
+    for (int i = 0; i < 6; i++)
+        if (read_long(f[whole_at[i]], &n[i]) != 0)
+            return -1;
+    for (int i = 0; i < 5; i++)
+        if (read_double(f[9 + i], real[i]) != 0)
+            return -1;
+    if (n[2] < 0 || n[4] < 0)
         return -1;
-    r->src = (int)src;
-    r->dst = (int)dst;
-    r->bytes = (size_t)bytes;
-    r->count = count;
-    r->us.count = (size_t)reps;
-    r->verified = (int)verified;
-    if (read_double(f[9], &r->us.median) || read_double(f[10], &r->us.min) ||
-        read_double(f[11], &r->us.max) || read_double(f[12], &r->gbps) ||
-        read_double(f[13], &r->peak_gbps))
-        return -1;
+    r->src = (int)n[0];
+    r->dst = (int)n[1];
+    r->bytes = (size_t)n[2];
+    r->count = n[3];
+    r->us.count = (size_t)n[4];
+    r->verified = (int)n[5];
     r->us.mean = r->us.median;
     return 0;
 }
@@ -233,8 +210,6 @@ int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len)
     }
     return 0;
 }
-
-/* ------------------------------------------------------------- finding -- */
 
 int lab_row_matches(const lab_row *r, const char *experiment, const char *variant,
                     const char *route, const char *mode, int src, int dst, size_t bytes)

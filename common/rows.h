@@ -1,17 +1,11 @@
 /**
  * @file rows.h
- * @brief The one result-row type every lab writes, with its CSV and table
- *        writers and a CSV reader (host-only: no CUDA needed).
- *
- * A lab's results are rows; everything downstream — the report, the tests,
- * the plots, the claims' verdicts — reads rows, never printed text. The
- * columns are the same for every lab; a lab leaves the ones it does not use
- * empty (-1, 0 or "").
+ * @brief The one result-row type every lab writes (the report, tests, plots and verdicts read
+ *        rows, never printed text), its CSV and table writers and reader, result files written
+ *        whole or not at all (renamed into place), and sample statistics. Host-only.
  */
 #ifndef LAB_ROWS_H
 #define LAB_ROWS_H
-
-#include "stats.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -19,6 +13,18 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** @brief Summary of a set of samples. */
+typedef struct lab_stats {
+    size_t count;  /**< number of samples */
+    double median; /**< middle value (mean of the two middle ones for even counts) */
+    double min;    /**< smallest sample */
+    double max;    /**< largest sample */
+    double mean;   /**< arithmetic mean */
+} lab_stats;
+
+/** @brief Summarize @p count samples: 0, or -1 (@p out untouched) for none, NaN/inf, no memory. */
+int lab_stats_compute(const double *samples, size_t count, lab_stats *out);
 
 /** The CSV header every lab's result file starts with. */
 #define LAB_ROWS_HEADER                                                          \
@@ -95,6 +101,22 @@ const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
 
 /** @brief How many rows have this experiment key (and variant, unless NULL). */
 size_t lab_rows_count(const lab_rows *rows, const char *experiment, const char *variant);
+
+/** @brief A result file being written: its final path and its temporary one. */
+typedef struct lab_outfile {
+    FILE *stream;        /**< write here */
+    char path[4096];     /**< where the file goes once complete */
+    char tmp_path[4160]; /**< where it is written meanwhile: path.tmp.PID */
+} lab_outfile;
+
+/** @brief Open @p path under a temporary name; else "prog: cannot write ..." and exit 1. */
+void lab_outfile_open(lab_outfile *file, const char *prog, const char *path);
+
+/**
+ * @brief Close the file and rename it into place. On failure (a full disk shows up here)
+ *        remove it, print "prog: cannot write ..." and exit 1, leaving the old file as it was.
+ */
+void lab_outfile_commit(lab_outfile *file, const char *prog);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,5 @@
-/**
- * @file stats.c
- * @brief Median, min, max and mean of a sample set.
- */
-#include "stats.h"
+/* Median, min, max and mean of a sample set. */
+#include "rows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,25 +13,22 @@ static int compare_doubles(const void *a, const void *b)
 
 int lab_stats_compute(const double *samples, size_t count, lab_stats *out)
 {
+    double sum = 0.0, *sorted;
     if (samples == NULL || count == 0 || out == NULL)
         return -1;
-    double sum = 0.0;
     for (size_t i = 0; i < count; i++) {
         if (!isfinite(samples[i]))
             return -1;
         sum += samples[i];
     }
-    double *sorted = malloc(count * sizeof *sorted);
-    if (sorted == NULL)
+    if ((sorted = malloc(count * sizeof *sorted)) == NULL)
         return -1;
     memcpy(sorted, samples, count * sizeof *sorted);
     qsort(sorted, count, sizeof *sorted, compare_doubles);
-
     out->count = count;
     out->min = sorted[0];
     out->max = sorted[count - 1];
-    out->median = count % 2 ? sorted[count / 2]
-                            : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
+    out->median = count % 2 ? sorted[count / 2] : 0.5 * (sorted[count / 2 - 1] + sorted[count / 2]);
     out->mean = sum / (double)count;
     free(sorted);
     return 0;

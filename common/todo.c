@@ -1,9 +1,5 @@
-/**
- * @file todo.c
- * @brief The message printed when a skeleton reaches an unfinished step.
- */
+/* The message printed when a skeleton reaches an unfinished step. */
 #include "todo.h"
-#include "lab_exit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +7,7 @@
 void lab_todo_unfinished(const char *id, const char *file, int line)
 {
     fflush(stdout);
-    fprintf(stderr,
-            "TODO %s is not done yet (%s:%d): see the handout's step %s\n",
-            id, file, line, id);
+    fprintf(stderr, "TODO %s is not done yet (%s:%d): see the handout's step %s\n", id, file,
+            line, id);
     exit(LAB_EXIT_FAIL);
 }

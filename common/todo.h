@@ -1,16 +1,13 @@
 /**
  * @file todo.h
- * @brief Marks an exercise step the student has not done yet.
- *
- * Skeletons are generated from the reference solutions; each removed step is
- * replaced by `LAB_TODO("NN.k");`. Running an unfinished step stops the
- * program with a message that names the TODO and where it is, so a test
- * failure always points at the step to work on.
+ * @brief Marks an exercise step the student has not done yet: the generated skeleton holds
+ *        `LAB_TODO("NN.k");` in its place, and running it stops the program with a message
+ *        naming the TODO and file:line, so a failing test points at the step to work on.
  */
 #ifndef LAB_TODO_H
 #define LAB_TODO_H
 
-#include "lab_exit.h"
+#include "cli.h"
 
 #ifdef __cplusplus
 extern "C" {
