@@ -186,7 +186,7 @@ static int parse_row(char **f, lab_row *r)
 
 int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len)
 {
-    char line[1024];
+    char line[2048];
     char *field[ROW_FIELDS];
     if (fgets(line, sizeof line, in) == NULL) {
         snprintf(why, why_len, "empty file: expected the header '%s'", LAB_ROWS_HEADER);
@@ -199,6 +199,11 @@ int lab_rows_read_csv(FILE *in, lab_rows *rows, char *why, size_t why_len)
     }
     for (long number = 2; fgets(line, sizeof line, in) != NULL; number++) {
         lab_row row;
+        if (strchr(line, '\n') == NULL && !feof(in)) {
+            snprintf(why, why_len, "line %ld: longer than %zu characters", number,
+                     sizeof line - 2);
+            return -1;
+        }
         if (line[0] == '\n' || line[0] == '\0')
             continue;
         if (split_line(line, field) != ROW_FIELDS || parse_row(field, &row) != 0) {

@@ -46,7 +46,7 @@ typedef struct lab_row {
     double peak_gbps;    /**< the link's peak for the counted bytes (0: unknown) */
     int verified;        /**< 1 data verified, 0 verification failed, -1 not applicable */
     char value[64];      /**< a value that is not a time (an error name, a flag, a verdict) */
-    char detail[320];    /**< free text for people */
+    char detail[768];    /**< free text for people */
 } lab_row;
 
 /** @brief A growing array of rows. */

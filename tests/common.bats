@@ -171,3 +171,17 @@ probe() {
     assert_equal "$status" 1
     assert_output --partial "cannot write $BATS_TEST_TMPDIR/no/such/folder/result.csv: No such file or directory"
 }
+
+@test "common: a result row keeps a long text whole; a line past the reader's limit is refused" {
+    local header text long
+    header=$(sed -n 1p "$FIXTURES/lab05-run.csv")
+    # A verdict's text can run to hundreds of characters (the writer turns commas into ';').
+    text="$(printf 'measured; then compared %.0s' {1..28})end"
+    probe rows <<<"$(printf '%s\nclaim,x,,-1,-1,4.4,0,0,0,,,,,,-1,holds,%s\n' "$header" "$text")"
+    assert_success
+    assert_line --index 1 "claim,x,,-1,-1,4.4,0,0,0,,,,,,-1,holds,$text"
+    long="$(printf 'x%.0s' {1..2100})"
+    probe rows <<<"$(printf '%s\nclaim,x,,-1,-1,4.4,0,0,0,,,,,,-1,holds,%s\n' "$header" "$long")"
+    assert_failure
+    assert_output --partial "line 2: longer than 2046 characters"
+}

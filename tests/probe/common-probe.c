@@ -116,6 +116,12 @@ int main(int argc, char **argv)
             nanosleep(&pause, NULL);
         }
         lab_outfile_commit(&file, "probe");
+    } else if (strcmp(cmd, "rows") == 0 && argc == 2) {
+        lab_rows rows = {0};
+        if (lab_rows_read_csv(stdin, &rows, why, sizeof why) != 0)
+            return fail(why);
+        lab_rows_write_csv(&rows, stdout);
+        lab_rows_free(&rows);
     } else if (strcmp(cmd, "gbps") == 0 && argc == 4) {
         printf("%.3f\n", lab_gbps(strtod(argv[2], NULL), strtod(argv[3], NULL)));
     } else {
