@@ -62,22 +62,32 @@ void lab_rows_free(lab_rows *rows)
     memset(rows, 0, sizeof *rows);
 }
 
+/* A time is empty without samples, a rate when it is 0. */
+static void put_number(FILE *out, double value, int empty)
+{
+    if (empty)
+        fputs(",", out);
+    else
+        fprintf(out, ",%.9g", value);
+}
+
+static void write_row_csv(const lab_row *r, FILE *out)
+{
+    fprintf(out, "%s,%s,%s,%d,%d,%s,%zu,%ld,%zu", r->experiment, r->variant, r->route, r->src,
+            r->dst, r->mode, r->bytes, r->count, r->us.count);
+    put_number(out, r->us.median, r->us.count == 0);
+    put_number(out, r->us.min, r->us.count == 0);
+    put_number(out, r->us.max, r->us.count == 0);
+    put_number(out, r->gbps, r->gbps == 0.0);
+    put_number(out, r->peak_gbps, r->peak_gbps == 0.0);
+    fprintf(out, ",%d,%s,%s\n", r->verified, r->value, r->detail);
+}
+
 void lab_rows_write_csv(const lab_rows *rows, FILE *out)
 {
     fprintf(out, "%s\n", LAB_ROWS_HEADER);
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        const double number[] = {r->us.median, r->us.min, r->us.max, r->gbps, r->peak_gbps};
-        fprintf(out, "%s,%s,%s,%d,%d,%s,%zu,%ld,%zu", r->experiment, r->variant, r->route,
-                r->src, r->dst, r->mode, r->bytes, r->count, r->us.count);
-        /* Times are empty without samples, rates when 0. */
-        for (int k = 0; k < 5; k++)
-            if (k < 3 ? r->us.count == 0 : number[k] == 0.0)
-                fputs(",", out);
-            else
-                fprintf(out, ",%.9g", number[k]);
-        fprintf(out, ",%d,%s,%s\n", r->verified, r->value, r->detail);
-    }
+    for (size_t i = 0; i < rows->count; i++)
+        write_row_csv(&rows->row[i], out);
     fflush(out);
 }
 
@@ -158,28 +168,26 @@ static int read_double(const char *text, double *value)
 
 static int parse_row(char **f, lab_row *r)
 {
-    static const int whole_at[] = {3, 4, 6, 7, 8, 14}; /* src dst bytes count reps verified */
-    long n[6];
-    double *real[] = {&r->us.median, &r->us.min, &r->us.max, &r->gbps, &r->peak_gbps};
+    long src, dst, bytes, count, reps, verified;
     *r = lab_row_empty(f[0], f[1]);
     snprintf(r->route, sizeof r->route, "%s", f[2]);
     snprintf(r->mode, sizeof r->mode, "%s", f[5]);
     snprintf(r->value, sizeof r->value, "%s", f[15]);
     snprintf(r->detail, sizeof r->detail, "%s", f[16]);
-    for (int i = 0; i < 6; i++)
-        if (read_long(f[whole_at[i]], &n[i]) != 0)
-            return -1;
-    for (int i = 0; i < 5; i++)
-        if (read_double(f[9 + i], real[i]) != 0)
-            return -1;
-    if (n[2] < 0 || n[4] < 0)
+    if (read_long(f[3], &src) || read_long(f[4], &dst) || read_long(f[6], &bytes) ||
+        read_long(f[7], &count) || read_long(f[8], &reps) || read_long(f[14], &verified) ||
+        bytes < 0 || reps < 0)
         return -1;
-    r->src = (int)n[0];
-    r->dst = (int)n[1];
-    r->bytes = (size_t)n[2];
-    r->count = n[3];
-    r->us.count = (size_t)n[4];
-    r->verified = (int)n[5];
+    r->src = (int)src;
+    r->dst = (int)dst;
+    r->bytes = (size_t)bytes;
+    r->count = count;
+    r->us.count = (size_t)reps;
+    r->verified = (int)verified;
+    if (read_double(f[9], &r->us.median) || read_double(f[10], &r->us.min) ||
+        read_double(f[11], &r->us.max) || read_double(f[12], &r->gbps) ||
+        read_double(f[13], &r->peak_gbps))
+        return -1;
     r->us.mean = r->us.median;
     return 0;
 }

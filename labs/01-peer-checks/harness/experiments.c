@@ -220,28 +220,42 @@ static int twice(lab_ctx *ctx, const char *exp, int dev, int peer, bool enable)
                            enable && dev != peer ? "harmless and cleared" : "");
 }
 
-/* TODOs 01.5 and 01.6 in experiment exp: on a GPU itself (self_access) both; on a pair the one
- * its experiment names, then the pair is switched off. one_way: enabling is one-way, so right
- * after dev -> peer comes on, peer disables its access to dev (asked once per pair). */
-static int pair_cell(lab_ctx *ctx, const char *exp, int dev, int peer)
+/* TODOs 01.5 and 01.6 on a GPU itself: enable, then disable. */
+static int self_cell(lab_ctx *ctx, const char *exp, int dev, int peer)
 {
-    bool disable = strcmp(exp, "disable_twice") == 0, one_way = strcmp(exp, "one_way") == 0;
-    if (dev == peer) {
-        int status = twice(ctx, exp, dev, peer, true);
-        return status | twice(ctx, exp, dev, peer, false);
-    }
-    if (one_way && dev > peer && lab_can_access_peer(peer, dev))
+    int status = twice(ctx, exp, dev, peer, true);
+    return status | twice(ctx, exp, dev, peer, false);
+}
+
+/* TODO 01.5 on a pair, then the pair is switched off. */
+static int enable_cell(lab_ctx *ctx, const char *exp, int dev, int peer)
+{
+    int status = twice(ctx, exp, dev, peer, true);
+    pair_off(dev, peer);
+    return status;
+}
+
+/* TODO 01.6 on a pair whose access the harness switched on. */
+static int disable_cell(lab_ctx *ctx, const char *exp, int dev, int peer)
+{
+    CUDA_CHECK(lab_enable_peer(dev, peer));
+    int status = twice(ctx, exp, dev, peer, false);
+    pair_off(dev, peer);
+    return status;
+}
+
+/* Enabling is one-way: right after dev -> peer comes on (through the student's enable_twice),
+ * peer disables its access to dev. One per pair. */
+static int one_way_cell(lab_ctx *ctx, const char *exp, int dev, int peer)
+{
+    if (dev > peer && lab_can_access_peer(peer, dev))
         return 0;
-    if (disable)
-        CUDA_CHECK(lab_enable_peer(dev, peer));
-    int status = twice(ctx, exp, dev, peer, !disable);
-    if (one_way) {
-        char note[160];
-        snprintf(note, sizeof note, "GPU %d disabling its access to GPU %d right after %d->%d "
-                 "came on", peer, dev, dev, peer);
-        status |= record(ctx, exp, "reverse_disable", peer, dev,
-                         cudaGetErrorName(raw(peer, dev, DISABLE)), NULL, "", note);
-    }
+    char note[160];
+    int status = twice(ctx, exp, dev, peer, true);
+    snprintf(note, sizeof note, "GPU %d disabling its access to GPU %d right after %d->%d "
+             "came on", peer, dev, dev, peer);
+    status |= record(ctx, exp, "reverse_disable", peer, dev,
+                     cudaGetErrorName(raw(peer, dev, DISABLE)), NULL, "", note);
     pair_off(dev, peer);
     return status;
 }
@@ -288,10 +302,10 @@ static int explicit_cell(lab_ctx *ctx, const char *exp, int dev, int peer)
 static int run_matrix(lab_ctx *ctx) { return each(ctx, "matrix", SELF | ALL_PAIRS, matrix_cell); }
 static int run_attributes(lab_ctx *ctx) { return each(ctx, "attributes", ALL_PAIRS, attr_cell); }
 static int run_flags(lab_ctx *ctx) { return each(ctx, "flags", SELF | PEERS, flags_cell); }
-static int run_self(lab_ctx *ctx) { return each(ctx, "self_access", SELF, pair_cell); }
-static int run_enable(lab_ctx *ctx) { return each(ctx, "enable_twice", PEERS, pair_cell); }
-static int run_one_way(lab_ctx *ctx) { return each(ctx, "one_way", PEERS, pair_cell); }
-static int run_disable(lab_ctx *ctx) { return each(ctx, "disable_twice", PEERS, pair_cell); }
+static int run_self(lab_ctx *ctx) { return each(ctx, "self_access", SELF, self_cell); }
+static int run_enable(lab_ctx *ctx) { return each(ctx, "enable_twice", PEERS, enable_cell); }
+static int run_one_way(lab_ctx *ctx) { return each(ctx, "one_way", PEERS, one_way_cell); }
+static int run_disable(lab_ctx *ctx) { return each(ctx, "disable_twice", PEERS, disable_cell); }
 static int run_explicit(lab_ctx *ctx) { return each(ctx, "explicit_memory", PEERS, explicit_cell); }
 
 /* Pair experiments need a direction with peer access. */
