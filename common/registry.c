@@ -35,6 +35,21 @@ lab_row *lab_emit(lab_ctx *ctx, const lab_row *row)
     return lab_rows_add(&ctx->rows, row);
 }
 
+void lab_emit_skipped(lab_ctx *ctx, const char *experiment, const char *route, const char *fmt,
+                      ...)
+{
+    lab_row row = lab_row_empty(experiment, "skipped");
+    char why[sizeof row.detail];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(why, sizeof why, fmt, args);
+    va_end(args);
+    lab_row_set(row.route, sizeof row.route, "%s", route);
+    lab_row_set(row.value, sizeof row.value, "skipped");
+    lab_row_set(row.detail, sizeof row.detail, "%s", why);
+    lab_emit(ctx, &row);
+}
+
 int lab_check(lab_ctx *ctx, int ok, const char *fmt, ...)
 {
     va_list args;
@@ -79,10 +94,7 @@ static int run_chosen(lab_ctx *ctx, const lab_definition *lab, const bool *chose
         if (!chosen[i])
             continue;
         if (e->can_run != NULL && !e->can_run(ctx, why, sizeof why)) {
-            lab_row row = lab_row_empty(e->key, "skipped");
-            lab_row_set(row.value, sizeof row.value, "skipped");
-            lab_row_set(row.detail, sizeof row.detail, "%s", why);
-            lab_emit(ctx, &row);
+            lab_emit_skipped(ctx, e->key, "", "%s", why);
             if (first_why[0] == '\0')
                 snprintf(first_why, why_len, "%s", why);
             continue;

@@ -270,6 +270,18 @@ const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
                          LAB_ANY, bytes);
 }
 
+const char *lab_rows_skip_reason(const lab_rows *rows, const char *experiment,
+                                 const char *route)
+{
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (lab_row_matches(r, experiment, "skipped", NULL, NULL, LAB_ANY, LAB_ANY, 0) &&
+            (route == NULL || r->route[0] == '\0' || strcmp(r->route, route) == 0))
+            return r->detail;
+    }
+    return "the experiment did not run";
+}
+
 size_t lab_rows_count(const lab_rows *rows, const char *experiment, const char *variant)
 {
     size_t n = 0;

@@ -99,6 +99,13 @@ const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
                              const char *variant, const char *route, const char *mode,
                              size_t bytes);
 
+/**
+ * @brief Why @p experiment has no rows (for @p route, unless NULL): the detail of its "skipped"
+ *        row whose route is "" or @p route, else "the experiment did not run".
+ */
+const char *lab_rows_skip_reason(const lab_rows *rows, const char *experiment,
+                                 const char *route);
+
 /** @brief How many rows have this experiment key (and variant, unless NULL). */
 size_t lab_rows_count(const lab_rows *rows, const char *experiment, const char *variant);
 

@@ -20,13 +20,6 @@ static const lab_row *find(const lab_rows *rows, const char *exp, const char *va
     return NULL;
 }
 
-/* Why an experiment did not run: its skip row, or that it was not chosen. */
-static const char *why_not(const lab_rows *rows, const char *exp)
-{
-    const lab_row *skip = lab_rows_find(rows, exp, "skipped", NULL, NULL, 0);
-    return skip ? skip->detail : "it was not run";
-}
-
 /* GPUs in the matrix: one more than the highest device id in it. */
 static int matrix_size(const lab_rows *rows)
 {
@@ -60,7 +53,7 @@ static lab_verdict judge_flags(const lab_rows *rows, char *said, size_t len)
     const lab_row *zero = find(rows, "self_access", "enable_first", 0, 0);
     if (one == NULL || zero == NULL)
         return lab_say(LAB_UNTESTED, said, len, "needs a pair with peer access or GPU 0's "
-                       "flags and self_access rows: %s", why_not(rows, "flags"));
+                       "flags and self_access rows: %s", lab_rows_skip_reason(rows, "flags", NULL));
     if (strcmp(one->value, zero->value) == 0)
         return lab_say(LAB_UNTESTED, said, len, "on GPU 0 itself flags 1 and flags 0 both "
                        "return %s: the call fails before the flags matter; needs a pair",
@@ -77,7 +70,7 @@ static lab_verdict judge_mutual(const lab_rows *rows, char *said, size_t len)
     const lab_row *probe = lab_rows_find(rows, "one_way", "reverse_disable", NULL, NULL, 0);
     if (probe == NULL)
         return lab_say(LAB_UNTESTED, said, len, "needs two GPUs with peer access: %s",
-                       why_not(rows, "one_way"));
+                       lab_rows_skip_reason(rows, "one_way", NULL));
     int a = probe->dst, b = probe->src;
     const lab_row *on = find(rows, "one_way", "enable_first", a, b);
     if (on == NULL) /* a run recorded before one_way was its own experiment */
@@ -104,7 +97,7 @@ static lab_verdict judge_uva(const lab_rows *rows, char *said, size_t len)
                                LAB_ANY, 0) && strcmp(rows->row[i].value, "1") == 0;
     if (gpus == 0)
         return lab_say(LAB_UNTESTED, said, len, "no GPU was described: %s",
-                       why_not(rows, "gpus"));
+                       lab_rows_skip_reason(rows, "gpus", NULL));
     return lab_say(LAB_UNTESTED, said, len, "%d of %d GPUs have UVA: the case without it "
                    "cannot be run here", uva, gpus);
 }
@@ -140,7 +133,7 @@ static lab_verdict judge_explicit(const lab_rows *rows, char *said, size_t len)
                                          NULL, 0);
     if (pairs == 0)
         return lab_say(LAB_UNTESTED, said, len, "needs two GPUs with peer access: %s",
-                       why_not(rows, "explicit_memory"));
+                       lab_rows_skip_reason(rows, "explicit_memory", NULL));
     return lab_judge(kept == pairs, said, len, "on %zu of %zu directions with access on, the "
                      "peer's cudaMalloc buffer was still the peer's device memory; after the "
                      "peer freed it the other GPU saw %s", kept, pairs,
@@ -168,7 +161,7 @@ static void report_attributes(const lab_rows *rows, int n, FILE *out)
                                  "native_atomic_supported", "cuda_array_access_supported"};
     if (n < 2 || find(rows, "attributes", "access_supported", 0, 1) == NULL) {
         fprintf(out, "\nThe P2P attributes describe a pair of GPUs: %s.\n",
-                why_not(rows, "attributes"));
+                lab_rows_skip_reason(rows, "attributes", NULL));
         return;
     }
     fprintf(out, "\n| pair | performance rank | access | native atomics | CUDA arrays |\n"
@@ -187,7 +180,7 @@ static void report(const lab_rows *rows, FILE *out)
 {
     int n = matrix_size(rows);
     if (n == 0) {
-        fprintf(out, "The matrix experiment did not run: %s.\n", why_not(rows, "matrix"));
+        fprintf(out, "The matrix has no rows: %s.\n", lab_rows_skip_reason(rows, "matrix", NULL));
         return;
     }
     fprintf(out, "Peer access, `cudaDeviceCanAccessPeer` (row: device, column: peer):\n\n|");

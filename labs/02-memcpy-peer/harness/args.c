@@ -152,8 +152,8 @@ int lab02_run_args(lab_ctx *ctx)
         CUDA_CHECK(lab_peer_access(st->a, st->b, false));
         CUDA_CHECK(lab_peer_access(st->b, st->a, false));
     } else {
-        lab02_skip(ctx, "args", LAB_ROUTE_PEER,
-                   "dst_on_other_gpu and src_on_other_gpu need 2 GPUs; this machine has 1");
+        lab_emit_skipped(ctx, "args", "peer",
+                         "dst_on_other_gpu and src_on_other_gpu need 2 GPUs; this machine has 1");
     }
     for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

@@ -79,9 +79,6 @@ lab02 *lab02_state(lab_ctx *ctx);
  */
 int lab02_each_route(lab_ctx *ctx, const char *experiment, bool loopback, lab02_route_fn fn);
 
-/** @brief One "skipped" row: @p experiment lacks @p route here, and why. */
-void lab02_skip(lab_ctx *ctx, const char *experiment, lab_route route, const char *why);
-
 /** @brief A row of @p experiment about @p leg (route, src, dst), @p mode and @p bytes. */
 lab_row lab02_row(const char *experiment, const char *variant, const char *mode,
                   const lab02_leg *leg, size_t bytes);

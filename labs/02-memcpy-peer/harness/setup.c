@@ -137,36 +137,25 @@ static void teardown(lab_ctx *ctx)
 
 /* --- routes ------------------------------------------------------------------ */
 
-void lab02_skip(lab_ctx *ctx, const char *experiment, lab_route route, const char *why)
-{
-    lab_row row = lab_row_empty(experiment, "skipped");
-    lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(route));
-    lab_row_set(row.value, sizeof row.value, "skipped");
-    lab_row_set(row.detail, sizeof row.detail, "%s", why);
-    lab_emit(ctx, &row);
-}
-
 int lab02_each_route(lab_ctx *ctx, const char *experiment, bool loopback, lab02_route_fn fn)
 {
     lab02 *st = lab02_state(ctx);
     lab02_side *a = &st->side[0], *b = &st->side[1];
-    char why[200];
     int status = 0;
     if (loopback) {
         const lab02_leg leg = {LAB_ROUTE_LOOPBACK, a, a};
         status |= fn(ctx, st, &leg, 1);
     }
     if (st->b < 0) { /* one line for both peer routes */
-        snprintf(why, sizeof why, "the peer routes need 2 GPUs; this machine has %d", ctx->gpus);
-        lab02_skip(ctx, experiment, LAB_ROUTE_PEER, why);
+        lab_emit_skipped(ctx, experiment, "peer", "the peer routes need 2 GPUs; this machine has "
+                         "%d", ctx->gpus);
         return status;
     }
     for (int on = 0; on < 2; on++) {
         const lab_route route = on ? LAB_ROUTE_PEER : LAB_ROUTE_PEER_OFF;
         if (on && !st->p2p) {
-            snprintf(why, sizeof why, "GPU %d and GPU %d have no peer access both ways", st->a,
-                     st->b);
-            lab02_skip(ctx, experiment, route, why);
+            lab_emit_skipped(ctx, experiment, lab_route_name(route), "GPU %d and GPU %d have no "
+                             "peer access both ways", st->a, st->b);
             break;
         }
         CUDA_CHECK(lab_peer_access(st->a, st->b, on));

@@ -17,18 +17,6 @@ static int is(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
-/* Why an experiment has no rows for a route: its skip row's reason. */
-static const char *why_missing(const lab_rows *rows, const char *experiment, const char *route)
-{
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *r = &rows->row[i];
-        if (lab_row_matches(r, experiment, "skipped", NULL, NULL, LAB_ANY, LAB_ANY, 0) &&
-            (r->route[0] == '\0' || is(r->route, route) || is(route, "peer_off")))
-            return r->detail;
-    }
-    return "the experiment did not run";
-}
-
 /** Two timed ways compared at the largest size of a route, both directions. */
 typedef struct comparison {
     double x[2];   /**< GB/s of the first way: the lower GPU id to the higher, and back */
@@ -70,7 +58,7 @@ static int compare(const lab_rows *rows, const char *v1, const char *r1, const c
     lab_format_size(big, c->size, sizeof c->size);
     if (big == 0)
         lab_say(LAB_UNTESTED, said, len, "no timing over the %s route: %s", r1,
-                why_missing(rows, "timing", r1));
+                lab_rows_skip_reason(rows, "timing", is(r1, "peer_off") ? NULL : r1));
     else if (big < LARGE_BYTES)
         lab_say(LAB_UNTESTED, said, len, "the largest size timed is %s; the comparison needs "
                 "16 MiB or more", c->size);
@@ -96,7 +84,7 @@ static lab_verdict judge_current_device(const lab_rows *rows, char *said, size_t
     }
     if (copies == 0)
         return lab_say(LAB_UNTESTED, said, len, "no copy was made: %s",
-                       why_missing(rows, "current_device", "peer"));
+                       lab_rows_skip_reason(rows, "current_device", "peer"));
     if (bad[0] || bad[1])
         return lab_judge(!bad[1], said, len, "%s", bad[1]
                          ? "copies failed even with the destination current: the current "
@@ -179,7 +167,7 @@ static lab_verdict judge_default_sync(const lab_rows *rows, char *said, size_t l
     }
     if (cases == 0)
         return lab_say(LAB_UNTESTED, said, len, "the ordering experiment did not run: %s",
-                       why_missing(rows, "ordering", "peer"));
+                       lab_rows_skip_reason(rows, "ordering", "peer"));
     return lab_judge(waited[2] > waited[0], said, len,
                      "with %d ms of work pending in one GPU's legacy default stream: "
                      "cudaMemcpyPeer waited for it in %d of %d cases; cudaMemcpy(Default) in %d "

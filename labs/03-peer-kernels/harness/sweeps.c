@@ -229,11 +229,7 @@ static int begin_routes(lab_ctx *ctx, const char *key, bool *ready)
         if (ready[r] || (r == PEER && peer_said))
             continue;
         peer_said |= r == PEER;
-        lab_row row = lab_row_empty(key, "skipped");
-        lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(routes[r]));
-        lab_row_set(row.value, sizeof row.value, "skipped");
-        lab_row_set(row.detail, sizeof row.detail, "%s", r == PEER ? peer_why : why);
-        lab_emit(ctx, &row);
+        lab_emit_skipped(ctx, key, lab_route_name(routes[r]), "%s", r == PEER ? peer_why : why);
     }
     if (!ready[PEER] || peer_access(ctx, true) == 0)
         return 0;

@@ -36,13 +36,6 @@ static double rate(const lab_row *counter)
     return (double)counter->count / (counter->us.median * 1e-6);
 }
 
-/* Why the rows of an experiment are missing: its skip reason, or that it did not run. */
-static const char *missing(const lab_rows *rows, const char *experiment)
-{
-    const lab_row *skip = lab_rows_find(rows, experiment, "skipped", NULL, NULL, 0);
-    return skip ? skip->detail : "the experiment did not run";
-}
-
 /* ------------------------------------------------------------- claims -- */
 
 /** "Two orders of magnitude": nearer 100x than 10x on a log scale (10^1.5). */
@@ -57,7 +50,7 @@ static lab_verdict judge_pcie_latency(const lab_rows *rows, char *said, size_t l
     const lab_row *host = timed(rows, "latency", "device", "host", NULL);
     if (local == NULL || host == NULL)
         return lab_say(LAB_UNTESTED, said, len, "no chain of atomics both locally and over the "
-                       "host link (PCIe): %s", missing(rows, "latency"));
+                       "host link (PCIe): %s", lab_rows_skip_reason(rows, "latency", NULL));
     const lab_row *c_local = timed(rows, "counter", "device", "loopback", "one");
     const lab_row *c_host = timed(rows, "counter", "device", "host", "one");
     char also[200] = "";
@@ -81,7 +74,7 @@ static lab_verdict judge_nvlink_latency(const lab_rows *rows, char *said, size_t
     const lab_row *host = timed(rows, "latency", "device", "host", NULL);
     if (local == NULL || peer == NULL)
         return lab_say(LAB_UNTESTED, said, len, "the claim is about a peer link: %s",
-                       missing(rows, local ? "latency-peer" : "latency"));
+                       lab_rows_skip_reason(rows, local ? "latency-peer" : "latency", NULL));
     const double ratio = ns_per_atomic(peer) / ns_per_atomic(local);
     char better[120] = "; the host link was not measured in this run, so \"better than PCIe\" "
                        "is not tested";
@@ -105,7 +98,7 @@ static lab_verdict judge_avoid(const lab_rows *rows, char *said, size_t len)
     const lab_row *copy = timed(rows, "counter-peer", "local_then_copy", "peer", "both");
     if (!local || !across || !agg || !copy)
         return lab_say(LAB_UNTESTED, said, len, "the claim is about atomics between two GPUs: "
-                       "%s", missing(rows, "counter-peer"));
+                       "%s", lab_rows_skip_reason(rows, "counter-peer", NULL));
     const double fine = across->us.median / local->us.median;
     const double coarse = agg->us.median / copy->us.median;
     return lab_judge(fine >= 1.5, said, len, "the same %ld per-thread atomics take %.0f us when "
@@ -126,7 +119,7 @@ static lab_verdict judge_gather(const lab_rows *rows, char *said, size_t len)
     const lab_row *naive = timed(rows, "counter-peer", "system", "peer", "both");
     if (!copy || !agg || !naive)
         return lab_say(LAB_UNTESTED, said, len, "the claim is about two GPUs: %s",
-                       missing(rows, "counter-peer"));
+                       lab_rows_skip_reason(rows, "counter-peer", NULL));
     const int exact = copy->verified == 1;
     const double vs_agg = copy->us.median / agg->us.median;
     return lab_judge(exact && vs_agg <= 1.2, said, len, "counting on each GPU, one peer copy "
@@ -170,7 +163,8 @@ static lab_verdict judge_hw_support(const lab_rows *rows, char *said, size_t len
                        "the support to show what happens", native == 1 ? "1" : "not measured",
                        with ? with->value : "0");
     return lab_say(LAB_UNTESTED, said, len, "%s: %s", attr ? "no GPU+CPU counter on the host "
-                   "link" : "no link attributes and no GPU+CPU counter", missing(rows, "cpu-gpu"));
+                   "link" : "no link attributes and no GPU+CPU counter",
+                   lab_rows_skip_reason(rows, "cpu-gpu", NULL));
 }
 
 static const lab_claim claims[] = {

@@ -155,10 +155,7 @@ static void alloc_buffers(lab_ctx *ctx, lab05 *L)
         memcpy(L->hsrc.host, L->href, L->buf_bytes);
         memset(L->hdst.host, 0, L->buf_bytes);
     } else {
-        lab_row row = lab_row_empty("routes", "skipped");
-        lab_row_set(row.route, sizeof row.route, "host");
-        lab_row_set(row.detail, sizeof row.detail, "the host link: %s", why);
-        lab_emit(ctx, &row);
+        lab_emit_skipped(ctx, "routes", "host", "the host link: %s", why);
     }
     void *check = NULL;
     CUDA_CHECK(cudaMallocHost(&check, L->buf_bytes));
