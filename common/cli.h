@@ -37,7 +37,7 @@ extern "C" {
 typedef enum lab_opt_kind {
     LAB_OPT_FLAG, /**< no argument; target is a bool */
     LAB_OPT_INT,  /**< an integer in [min, max]; target is a long */
-    LAB_OPT_SIZE, /**< a size with units, at least 1 byte; target is a size_t */
+    LAB_OPT_SIZE, /**< a size with units, at least 1 byte, in [min, max]; target is a size_t */
     LAB_OPT_TEXT, /**< any text; target is a const char * */
     LAB_OPT_KEYS  /**< comma-separated keys, repeatable; target is a lab_keys */
 } lab_opt_kind;
@@ -50,8 +50,8 @@ typedef struct lab_option {
     const char *arg;   /**< the argument's name in --help, e.g. "SIZE" */
     const char *help;  /**< one line for --help */
     void *target;      /**< where the value goes (type by kind) */
-    long min;          /**< LAB_OPT_INT: smallest value */
-    long max;          /**< LAB_OPT_INT: largest value */
+    long min;          /**< LAB_OPT_INT, LAB_OPT_SIZE: smallest value */
+    long max;          /**< LAB_OPT_INT, LAB_OPT_SIZE: largest value (a size: 0 any) */
 } lab_option;
 
 /** @brief A list of experiment keys (-t KEY,KEY -t KEY). */

@@ -64,6 +64,17 @@ static void print_usage(const lab_usage *usage, const lab_option *extra, size_t 
         printf("\n%s\n", usage->epilogue);
 }
 
+/* A size against its declared bounds, the error naming the sizes with their units. */
+static void check_size(const char *prog, const lab_option *o, size_t bytes)
+{
+    char text[32], lo[32], hi[32];
+    if (o->max > 0 && (bytes < (size_t)o->min || bytes > (size_t)o->max))
+        lab_usage_error(prog, "--%s: %s is out of range (%s .. %s)", o->name,
+                        lab_format_size(bytes, text, sizeof text),
+                        lab_format_size((size_t)o->min, lo, sizeof lo),
+                        lab_format_size((size_t)o->max, hi, sizeof hi));
+}
+
 static void store(const char *prog, const lab_option *o, char *value)
 {
     char why[160];
@@ -90,6 +101,7 @@ static void store(const char *prog, const lab_option *o, char *value)
     case LAB_OPT_SIZE:
         if (lab_parse_size(value, &bytes, why, sizeof why) != 0)
             lab_usage_error(prog, "--%s: %s", o->name, why);
+        check_size(prog, o, bytes);
         *(size_t *)o->target = bytes;
         break;
     }

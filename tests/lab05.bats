@@ -80,7 +80,7 @@ host_gpu() {
         "--max-size 4Q|--max-size: unknown unit in '4Q'"
         "--min-size 0|--min-size: size '0' must be greater than zero"
         "--min-size -1K|--min-size: '-1K' is not a size"
-        "--max-size 8G|--max-size: 8 GiB is out of range (at most 4 GiB)"
+        "--max-size 8G|--max-size: 8 GiB is out of range (1 B .. 4 GiB)"
         "--min-size 2M --max-size 1M|is larger than --max-size"
         "-t nonsense|no experiment 'nonsense'"
         "--gpu-a x|--gpu-a: 'x' is not a whole number"

@@ -190,12 +190,12 @@ lab_names() {
     # (1100000000 is no whole KiB); never a bare byte count.
     local -a cases=(
         "02|--max-size 2G|--max-size: 2 GiB is out of range (1 B .. 1 GiB)"
-        "03|--max-size 5G|--max-size: 5 GiB is out of range (at most 4 GiB)"
+        "03|--max-size 5G|--max-size: 5 GiB is out of range (4 B .. 4 GiB)"
         "04|--hist-size 2G|--hist-size: 2 GiB is out of range (64 B .. 1 GiB)"
         "04|--hist-size 1100000000|--hist-size: 1100000000 B is out of range (64 B .. 1 GiB)"
         "04|--host-hist-size 32|--host-hist-size: 32 B is out of range (64 B .. 1 GiB)"
-        "05|--max-size 8G|--max-size: 8 GiB is out of range (at most 4 GiB)"
-        "05|--max-size 4294967297|--max-size: 4294967297 B is out of range (at most 4 GiB)"
+        "05|--max-size 8G|--max-size: 8 GiB is out of range (1 B .. 4 GiB)"
+        "05|--max-size 4294967297|--max-size: 4294967297 B is out of range (1 B .. 4 GiB)"
         "05|--min-size 2M --max-size 1M|--min-size (2 MiB) is larger than --max-size (1 MiB)"
     )
     local case lab args want prog name

@@ -57,11 +57,11 @@ typedef struct task {
 
 static const lab_option options[] = {
     {"min-size", 0, LAB_OPT_SIZE, "SIZE", "smallest array of the sweep (default 4K)", &opt_min,
-     0, 0},
+     4, 4L << 30},
     {"max-size", 0, LAB_OPT_SIZE, "SIZE", "largest (default 1G, --quick 64M; x4 steps)", &opt_max,
-     0, 0},
+     4, 4L << 30},
     {"stride-size", 0, LAB_OPT_SIZE, "SIZE", "read-pattern array (default 256M, --quick 16M)",
-     &opt_stride, 0, 0},
+     &opt_stride, 256, 1L << 30}, /* 32-bit indices in the strided kernel */
     {"fault-timeout", 0, LAB_OPT_INT, "S", "seconds before the fault child is killed (20)",
      &opt_timeout, 1, 600},
     {"simulate-child-hang", 0, LAB_OPT_FLAG, NULL, "the fault child hangs (tests the timeout)",
@@ -70,19 +70,15 @@ static const lab_option options[] = {
      "internal: be the fault child (peer, one_way, pageable, unmapped)", &opt_child, 0, 0},
 };
 
-/* A size option: whole multiples of @p unit, at most @p limit. */
+/* A size option's value, or @p fallback; a given one must be whole multiples of @p unit. */
 static size_t size_option(const char *prog, const char *name, size_t given, size_t fallback,
-                          size_t unit, size_t limit)
+                          size_t unit)
 {
-    char text[32], max[32];
-    const size_t bytes = given ? given : fallback;
-    lab_format_size(bytes, text, sizeof text);
-    if (bytes % unit != 0)
-        lab_usage_error(prog, "--%s: %s is not a multiple of %zu bytes", name, text, unit);
-    if (bytes > limit)
-        lab_usage_error(prog, "--%s: %s is out of range (at most %s)", name, text,
-                        lab_format_size(limit, max, sizeof max));
-    return bytes;
+    char text[32];
+    if (given % unit != 0)
+        lab_usage_error(prog, "--%s: %s is not a multiple of %zu bytes", name,
+                        lab_format_size(given, text, sizeof text), unit);
+    return given ? given : fallback;
 }
 
 static void read_options(const lab_ctx *ctx)
@@ -90,12 +86,10 @@ static void read_options(const lab_ctx *ctx)
     const bool q = ctx->args.quick;
     const char *prog = ctx->prog;
     char lo[32], hi[32];
-    min_bytes = size_option(prog, "min-size", opt_min, 4 << 10, 4, (size_t)4 << 30);
-    max_bytes = size_option(prog, "max-size", opt_max, (size_t)(q ? 64 : 1024) << 20, 4,
-                            (size_t)4 << 30);
-    /* 32-bit indices in the strided kernel; whole rows of the widest stride */
-    stride_bytes = size_option(prog, "stride-size", opt_stride, (size_t)(q ? 16 : 256) << 20,
-                               64 * 4, (size_t)1 << 30);
+    min_bytes = size_option(prog, "min-size", opt_min, 4 << 10, 4);
+    max_bytes = size_option(prog, "max-size", opt_max, (size_t)(q ? 64 : 1024) << 20, 4);
+    /* whole rows of the widest stride */
+    stride_bytes = size_option(prog, "stride-size", opt_stride, (size_t)(q ? 16 : 256) << 20, 256);
     if (min_bytes > max_bytes)
         lab_usage_error(prog, "--min-size (%s) is larger than --max-size (%s)",
                         lab_format_size(min_bytes, lo, sizeof lo),

@@ -18,8 +18,8 @@ static const lab_option options[] = {
     {"min-size", 0, LAB_OPT_SIZE, "SIZE", "smallest size of the sweeps (default 1B)",
      &opt_min_size, 0, 0},
     {"max-size", 0, LAB_OPT_SIZE, "SIZE",
-     "largest size of the sweeps (default 1GiB, quick 256MiB; at most 4GiB)", &opt_max_size, 0,
-     0},
+     "largest size of the sweeps (default 1GiB, quick 256MiB; at most 4GiB)", &opt_max_size, 1,
+     4L << 30},
 };
 
 static const lab_experiment experiments[] = {
@@ -53,12 +53,7 @@ static const lab_experiment experiments[] = {
 
 static void check_sizes(const lab_ctx *ctx)
 {
-    const size_t max_allowed = (size_t)4 << 30;
     char a[32], b[32];
-    if (opt_max_size > max_allowed)
-        lab_usage_error(ctx->prog, "--max-size: %s is out of range (at most %s)",
-                        lab_format_size(opt_max_size, a, sizeof a),
-                        lab_format_size(max_allowed, b, sizeof b));
     if (opt_min_size && opt_max_size && opt_min_size > opt_max_size)
         lab_usage_error(ctx->prog, "--min-size (%s) is larger than --max-size (%s)",
                         lab_format_size(opt_min_size, a, sizeof a),
