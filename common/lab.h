@@ -71,10 +71,10 @@ lab_row *lab_emit(lab_ctx *ctx, const lab_row *row);
 
 /**
  * @brief Emit the row saying @p experiment lacks something here (variant and value "skipped",
- *        @p route: "" or the route it lacks) with the reason as its detail.
+ *        @p route: "" or the route it lacks) with the reason as its detail; returns the row.
  */
-void lab_emit_skipped(lab_ctx *ctx, const char *experiment, const char *route, const char *fmt,
-                      ...) __attribute__((format(printf, 4, 5)));
+lab_row *lab_emit_skipped(lab_ctx *ctx, const char *experiment, const char *route,
+                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /**
  * @brief A row whose `verified` is 0 fails the run: say so on stderr once, naming the row, and

@@ -35,8 +35,8 @@ lab_row *lab_emit(lab_ctx *ctx, const lab_row *row)
     return lab_rows_add(&ctx->rows, row);
 }
 
-void lab_emit_skipped(lab_ctx *ctx, const char *experiment, const char *route, const char *fmt,
-                      ...)
+lab_row *lab_emit_skipped(lab_ctx *ctx, const char *experiment, const char *route,
+                          const char *fmt, ...)
 {
     lab_row row = lab_row_empty(experiment, "skipped");
     char why[sizeof row.detail];
@@ -47,7 +47,7 @@ void lab_emit_skipped(lab_ctx *ctx, const char *experiment, const char *route, c
     lab_row_set(row.route, sizeof row.route, "%s", route);
     lab_row_set(row.value, sizeof row.value, "skipped");
     lab_row_set(row.detail, sizeof row.detail, "%s", why);
-    lab_emit(ctx, &row);
+    return lab_emit(ctx, &row);
 }
 
 int lab_check(lab_ctx *ctx, int ok, const char *fmt, ...)

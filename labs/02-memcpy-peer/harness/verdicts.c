@@ -56,7 +56,7 @@ static int compare(const lab_rows *rows, const char *v1, const char *r1, const c
     const lab_row *top = lab_rows_largest(rows, "timing", NULL, r1, NULL, LAB_ANY, LAB_ANY);
     const size_t big = top ? top->bytes : 0;
     lab_format_size(big, c->size, sizeof c->size);
-    if (big == 0)
+    if (big == 0) /* one GPU: one skipped row, route "peer", stands for both peer routes */
         lab_say(LAB_UNTESTED, said, len, "no timing over the %s route: %s", r1,
                 lab_rows_skip_reason(rows, "timing", is(r1, "peer_off") ? NULL : r1));
     else if (big < LARGE_BYTES)

@@ -168,23 +168,18 @@ static void config(lab_ctx *ctx, const char *variant, long long value, const cha
 /* Say once which peer routes this machine lacks: all with one GPU, else each pair without P2P. */
 static void note_missing_peers(lab_ctx *ctx, const lab05 *L)
 {
-    lab_row row = lab_row_empty("routes", "skipped");
-    lab_row_set(row.route, sizeof row.route, "peer");
-    lab_row_set(row.value, sizeof row.value, "skipped");
-    if (L->n < 2) {
-        lab_row_set(row.detail, sizeof row.detail,
-                    "every peer route (GPU to GPU): needs 2 GPUs, this machine has %d", L->n);
-        lab_emit(ctx, &row);
-    }
+    if (L->n < 2)
+        lab_emit_skipped(ctx, "routes", "peer", "every peer route (GPU to GPU): needs 2 GPUs, "
+                         "this machine has %d", L->n);
     for (int p = 0; p < L->npairs; p++) {
-        row.src = L->pairs[2 * p];
-        row.dst = L->pairs[2 * p + 1];
-        if (row.src > row.dst || lab_links_pair(&L->links, row.src, row.dst)->p2p)
+        const int a = L->pairs[2 * p], b = L->pairs[2 * p + 1];
+        if (a > b || lab_links_pair(&L->links, a, b)->p2p)
             continue;
-        lab_row_set(row.detail, sizeof row.detail, "GPU %d and GPU %d have no peer access: "
-                    "kernels cannot reach each other (P2P off and the host link still run)",
-                    row.src, row.dst);
-        lab_emit(ctx, &row);
+        lab_row *row = lab_emit_skipped(ctx, "routes", "peer", "GPU %d and GPU %d have no peer "
+                                        "access: kernels cannot reach each other (P2P off and "
+                                        "the host link still run)", a, b);
+        row->src = a;
+        row->dst = b;
     }
 }
 
