@@ -107,14 +107,32 @@ static void store(const char *prog, const lab_option *o, char *value)
     }
 }
 
-/* What getopt_long rejected (opterr is 0): ':' a missing value, '?' an unknown option. */
-static LAB_NORETURN void getopt_error(const char *prog, char **argv, int opt)
+/* What getopt_long rejected (opterr is 0): ':' a missing value, '?' an unknown option or a
+ * value given to a flag ("--quick=yes": optopt is then the flag's own value, not a letter). */
+static LAB_NORETURN void getopt_error(const char *prog, char **argv, int opt,
+                                      const struct option *longs)
 {
+    const char *word = argv[optind - 1];
     if (opt == ':')
-        lab_usage_error(prog, "option '%s' needs a value", argv[optind - 1]);
+        lab_usage_error(prog, "option '%s' needs a value", word);
+    if (strncmp(word, "--", 2) == 0) { /* getopt_long also takes a unique prefix */
+        const size_t len = strcspn(word + 2, "=");
+        const struct option *flag = NULL;
+        int matches = 0;
+        for (const struct option *o = longs; o->name; o++)
+            if (strncmp(o->name, word + 2, len) == 0) {
+                flag = o;
+                matches += strlen(o->name) == len ? 100 : 1; /* an exact name wins */
+            }
+        if (matches > 1 && matches < 100)
+            lab_usage_error(prog, "option '%.*s' is ambiguous", (int)(2 + len), word);
+        if (flag && word[2 + len] == '=')
+            lab_usage_error(prog, "option '--%s' takes no value", flag->name);
+        lab_usage_error(prog, "unknown option '%.*s'", (int)(2 + len), word);
+    }
     if (optopt)
         lab_usage_error(prog, "unknown option '-%c'", optopt);
-    lab_usage_error(prog, "unknown option '%s'", argv[optind - 1]);
+    lab_usage_error(prog, "unknown option '%s'", word);
 }
 
 /* --help anywhere before "--" wins; --list prints and exits, so an option beside it would
@@ -169,7 +187,7 @@ void lab_parse_args(const lab_usage *usage, const lab_option *extra, size_t extr
         while (i < total && longs[i].val != opt)
             i++;
         if (i == total)
-            getopt_error(usage->prog, argv, opt);
+            getopt_error(usage->prog, argv, opt, longs);
         store(usage->prog, option_at(extra, i), optarg);
     }
     if (optind < argc)

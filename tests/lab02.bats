@@ -86,6 +86,7 @@ assert_all_ones() {
         "-b -2|--gpu-b: -2 is out of range"
         "-t nosuch|no experiment 'nosuch'"
         "-z|unknown option '-z'"
+        "--quick=yes|option '--quick' takes no value"
     )
     local entry args want
     for entry in "${cases[@]}"; do

@@ -73,6 +73,7 @@ host_gpu() {
 @test "05: bad options exit 2 with a one-line error naming the problem" {
     local -a cases=(
         "--no-such-option|unknown option '--no-such-option'"
+        "--m=1M|option '--m' is ambiguous"
         "--reps|option '--reps' needs a value"
         "--reps many|--reps: 'many' is not a whole number"
         "--reps -3|--reps: -3 is out of range"

@@ -156,6 +156,10 @@ lab_names() {
     for p in $(all_programs); do
         run "$p" --definitely-not-an-option
         [ "$status" -eq 2 ] || fail "$p exited $status on an unknown option"
+        # A value given to a flag is named as such, not as some other option.
+        run "$p" --csv=yes
+        [ "$status" -eq 2 ] || fail "$p --csv=yes exited $status"
+        [[ "$output" == *"error: option '--csv' takes no value"* ]] || fail "$p --csv=yes: $output"
     done
 }
 
