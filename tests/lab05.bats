@@ -83,6 +83,8 @@ host_gpu() {
         "--min-size -1K|--min-size: '-1K' is not a size"
         "--max-size 8G|--max-size: 8 GiB is out of range (1 B .. 4 GiB)"
         "--min-size 2M --max-size 1M|is larger than --max-size"
+        "--min-size 5 --max-size 6|no sweep size lies between --min-size and --max-size"
+        "--quick --min-size 5 --max-size 4000|no sweep size lies between"
         "-t nonsense|no experiment 'nonsense'"
         "--gpu-a x|--gpu-a: 'x' is not a whole number"
         "-a 0 -b 0|the two GPUs must differ"

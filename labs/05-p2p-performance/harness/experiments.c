@@ -51,6 +51,31 @@ static const lab_experiment experiments[] = {
      lab_need_one_gpu, lab05_run_pageable},
 };
 
+/* Powers of two from 4 B and a few odd sizes (tails that are no multiple of 16), or a short
+ * list with --quick; ascending, within --min-size .. --max-size. Returns how many. */
+static int sweep_sizes(bool quick, size_t out[LAB05_MAX_SIZES])
+{
+    /* 1000003: 16-byte words and a 3-byte tail, so a tail in the wrong place shows. */
+    static const size_t short_list[] = {4, 4096, 65536, 524288, 1000000, 1000003, 1048576,
+                                        16777216, 67108864, 268435456};
+    static const size_t odd[] = {3, 1000, 1000000, 100000000};
+    const size_t lo = opt_min_size ? opt_min_size : 1;
+    const size_t hi = opt_max_size ? opt_max_size : (quick ? short_list[9] : (size_t)1 << 30);
+    size_t all[LAB05_MAX_SIZES];
+    int count = 0, next_odd = 0, kept = 0;
+    for (int i = 0; quick && i < 10; i++)
+        all[count++] = short_list[i];
+    for (int shift = 2; !quick && shift <= 32; shift++) { /* each odd size before its power */
+        while (next_odd < 4 && odd[next_odd] < (size_t)1 << shift)
+            all[count++] = odd[next_odd++];
+        all[count++] = (size_t)1 << shift;
+    }
+    for (int i = 0; i < count; i++)
+        if (all[i] >= lo && all[i] <= hi)
+            out[kept++] = all[i];
+    return kept;
+}
+
 static void check_sizes(const lab_ctx *ctx)
 {
     char a[32], b[32];
@@ -58,31 +83,8 @@ static void check_sizes(const lab_ctx *ctx)
         lab_usage_error(ctx->prog, "--min-size (%s) is larger than --max-size (%s)",
                         lab_format_size(opt_min_size, a, sizeof a),
                         lab_format_size(opt_max_size, b, sizeof b));
-}
-
-/* Powers of two from 4 B and a few odd sizes (tails that are no multiple of 16), or a short
- * list with --quick; ascending, within --min-size .. --max-size. */
-static void choose_sizes(lab_ctx *ctx, lab05 *L)
-{
-    /* 1000003: 16-byte words and a 3-byte tail, so a tail in the wrong place shows. */
-    static const size_t quick[] = {4, 4096, 65536, 524288, 1000000, 1000003, 1048576,
-                                   16777216, 67108864, 268435456};
-    static const size_t odd[] = {3, 1000, 1000000, 100000000};
-    const size_t lo = opt_min_size ? opt_min_size : 1;
-    const size_t hi = opt_max_size ? opt_max_size : (L->quick ? quick[9] : (size_t)1 << 30);
-    size_t all[LAB05_MAX_SIZES];
-    int count = 0, next_odd = 0;
-    for (int i = 0; L->quick && i < 10; i++)
-        all[count++] = quick[i];
-    for (int shift = 2; !L->quick && shift <= 32; shift++) { /* each odd size before its power */
-        while (next_odd < 4 && odd[next_odd] < (size_t)1 << shift)
-            all[count++] = odd[next_odd++];
-        all[count++] = (size_t)1 << shift;
-    }
-    for (int i = 0; i < count; i++)
-        if (all[i] >= lo && all[i] <= hi)
-            L->sizes[L->nsizes++] = all[i];
-    if (L->nsizes == 0)
+    size_t sizes[LAB05_MAX_SIZES];
+    if (sweep_sizes(ctx->args.quick, sizes) == 0) /* before setup: a usage error, GPU or not */
         lab_usage_error(ctx->prog, "no sweep size lies between --min-size and --max-size");
 }
 
@@ -193,7 +195,7 @@ static int setup(lab_ctx *ctx)
     L->quick = ctx->args.quick;
     L->reps = ctx->args.reps ? (int)ctx->args.reps : (L->quick ? 5 : 10);
     L->seed = (uint64_t)ctx->args.seed;
-    choose_sizes(ctx, L);
+    L->nsizes = sweep_sizes(L->quick, L->sizes);
     choose_gpus(ctx, L);
     CUDA_CHECK(lab_links_query(&L->links, L->n));
     alloc_buffers(ctx, L);
