@@ -56,10 +56,16 @@ static void print_usage(const lab_usage *usage, const lab_option *extra, size_t 
                  o->arg ? o->arg : "");
         printf("  %-24s %s\n", left, o->help);
     }
-    printf("  %-24s %s\n", "-h, --help", "show this help and exit");
-    printf("\nSizes accept units: 4096, 4K, 256MiB, 1G (K/M/G are powers of 2, KB/MB/GB of 10).\n"
-           "Exit status: 0 done, 1 a check or a CUDA call failed, 2 bad usage,\n"
-           "77 this machine lacks what every chosen experiment needs (the reason is printed).\n");
+    printf("  %-24s %s\n\n", "-h, --help", "show this help and exit");
+    for (size_t i = 0; i < extra_count; i++)
+        if (extra[i].kind == LAB_OPT_SIZE) { /* only where the lab has a size to give */
+            printf("Sizes accept units: 4096, 4K, 256MiB, 1G (K/M/G are powers of 2, KB/MB/GB "
+                   "of 10).\n");
+            break;
+        }
+    printf("Exit status: 0 done, 1 a check, a CUDA call or writing the --out files failed,\n"
+           "2 bad usage, 77 this machine lacks what every chosen experiment needs (the reason is\n"
+           "printed).\n");
     if (usage->epilogue)
         printf("\n%s\n", usage->epilogue);
 }

@@ -349,7 +349,8 @@ const lab_definition lab_this = {
                "is asked; each answer of the student's functions is checked against the\n"
                "same call made by the harness.",
     .epilogue = "One GPU runs gpus, matrix, flags and self_access; the other experiments\n"
-                "need two GPUs with peer access. -a/-b are not used: every pair is asked.",
+                "need two GPUs with peer access. -a/-b are not used: every pair is asked;\n"
+                "-q, -r and -s change nothing: the lab times nothing and generates no data.",
     .experiments = experiments,
     .experiment_count = sizeof experiments / sizeof experiments[0],
 };
