@@ -21,6 +21,21 @@ static int load(const char *prog, const char *path, lab_rows *rows)
     return rc;
 }
 
+/* A result file of another lab: it has claim rows, and none is one of this lab's claims
+ * (every run writes one row per claim, so a file of this lab has them). */
+static int of_another_lab(const char *prog, const char *path, const lab_rows *rows)
+{
+    const size_t claims = lab_rows_count(rows, "claim", NULL);
+    for (size_t i = 0; i < lab_host.claim_count; i++)
+        if (lab_rows_find(rows, "claim", lab_host.claims[i].id, NULL, NULL, 0) != NULL)
+            return 0;
+    if (claims == 0)
+        return 0;
+    fprintf(stderr, "%s: %s: the rows of another lab: none of its %zu claims is one of %s's\n",
+            prog, path, claims, lab_host.name);
+    return 1;
+}
+
 /* Compare the recorded claim rows with the recomputed ones, id by id. */
 static int check(const char *prog, const lab_rows *recorded, const lab_rows *fresh)
 {
@@ -64,7 +79,8 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "verdicts") != 0 && strcmp(argv[1], "check") != 0 &&
         strcmp(argv[1], "report") != 0)
         lab_usage_error(prog, "unknown command: %s", argv[1]);
-    if (load(prog, argv[2], &recorded) != 0 || load(prog, argv[2], &fresh) != 0)
+    if (load(prog, argv[2], &recorded) != 0 || of_another_lab(prog, argv[2], &recorded) ||
+        load(prog, argv[2], &fresh) != 0)
         return LAB_EXIT_FAIL;
     lab_claims_judge(&lab_host, &fresh);
     if (strcmp(argv[1], "verdicts") == 0) {

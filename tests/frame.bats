@@ -123,6 +123,9 @@ setup() {
     run "$tool" verdicts "$BATS_TEST_TMPDIR/missing.csv"
     assert_failure 1
     assert_output --partial "cannot open"
+    run "$tool" report "$FIXTURES/lab01-run.csv"
+    assert_failure 1
+    assert_output --partial "the rows of another lab"
     run "$tool"
     assert_failure 2
 }
