@@ -279,6 +279,9 @@ const char *lab_rows_skip_reason(const lab_rows *rows, const char *experiment,
             (route == NULL || r->route[0] == '\0' || strcmp(r->route, route) == 0))
             return r->detail;
     }
+    if (lab_rows_count(rows, experiment, NULL) == 0) /* e.g. a recording older than it */
+        return "the run has no rows of this experiment (it was not chosen with -t or the "
+               "recording is older than the experiment)";
     return "the experiment did not run";
 }
 

@@ -101,7 +101,8 @@ const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
 
 /**
  * @brief Why @p experiment has no rows (for @p route, unless NULL): the detail of its "skipped"
- *        row whose route is "" or @p route, else "the experiment did not run".
+ *        row whose route is "" or @p route; else that the run has none of its rows at all,
+ *        or that it did not run.
  */
 const char *lab_rows_skip_reason(const lab_rows *rows, const char *experiment,
                                  const char *route);
