@@ -80,12 +80,20 @@ static void choose(const lab_ctx *ctx, const lab_definition *lab, bool *chosen)
     }
 }
 
+/* How many GPUs a skip reason asks for: have_gpus writes "needs N GPU..." (a lab's own
+ * checks call it first); any other reason asks for more than GPUs. */
+static int gpus_needed(const char *why)
+{
+    int n = 0;
+    return sscanf(why, "needs %d GPU", &n) == 1 ? n : 1 << 20;
+}
+
 /* Run the chosen entries that this machine can run; a skipped one is a row too (the report
- * and the verdicts read it), and the first reason, the least a run needs, goes to @p why. */
+ * and the verdicts read it), and the reason of the least a skipped one needs goes to @p why. */
 static int run_chosen(lab_ctx *ctx, const lab_definition *lab, const bool *chosen, int *ran,
                       char *first_why, size_t why_len)
 {
-    int status = 0, total = 0, k = 0;
+    int status = 0, total = 0, k = 0, least = 0;
     for (size_t i = 0; i < lab->experiment_count; i++)
         total += chosen[i];
     for (size_t i = 0; i < lab->experiment_count; i++) {
@@ -95,8 +103,10 @@ static int run_chosen(lab_ctx *ctx, const lab_definition *lab, const bool *chose
             continue;
         if (e->can_run != NULL && !e->can_run(ctx, why, sizeof why)) {
             lab_emit_skipped(ctx, e->key, "", "%s", why);
-            if (first_why[0] == '\0')
+            if (least == 0 || gpus_needed(why) < least) {
+                least = gpus_needed(why);
                 snprintf(first_why, why_len, "%s", why);
+            }
             continue;
         }
         if (ctx->args.progress)

@@ -132,6 +132,12 @@ assert_exact() {
     CUDA_VISIBLE_DEVICES= lab_run 04 --quick
     assert_equal "$status" 77
     assert_output --regexp "skipped: needs 1 GPU: no (CUDA GPU|NVIDIA driver)"
+    # The reason is the least the chosen experiments need, whatever their order.
+    CUDA_VISIBLE_DEVICES= lab_run 04 -t cpu-gpu,latency-peer
+    assert_equal "$status" 77
+    assert_output --regexp "skipped: needs 1 GPU: no (CUDA GPU|NVIDIA driver)"
+    CUDA_VISIBLE_DEVICES= lab_run 04 -t latency-peer
+    assert_output --regexp "skipped: needs 2 GPUs: no (CUDA GPU|NVIDIA driver)"
 }
 
 @test "04: TODO 04.8 the CPU adds with one atomic per increment, and stops when told (unit test, any machine)" {
