@@ -294,9 +294,11 @@ not_run_sentences() {
         fi
     done
     echo
+    ledger_says="says why"
+    [ "$(wc -l <"$recorded")" -gt 1 ] && ledger_says="has each claim, with the recordings' verdicts"
     echo "The chapter's claims on this machine: $(count_verdict holds) hold, $(count_verdict does_not_hold) do not hold," \
          "$(count_verdict untested) cannot be tested here" \
-         "([the ledger](#the-chapters-claims-on-this-machine) says why)."
+         "([the ledger](#the-chapters-claims-on-this-machine) $ledger_says)."
     echo
     if [ "$(wc -l <"$recorded")" -gt 1 ]; then
         echo "Not measured here: what the course recorded elsewhere for the" \
