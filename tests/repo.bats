@@ -369,26 +369,150 @@ catalogue_ids() {
     catalogue_rows | cut -f2
 }
 
-@test "repo: make run completes its report on a machine with no GPU visible, saying why once" {
-    local report="$BATS_TEST_TMPDIR/report" id lab
-    CUDA_VISIBLE_DEVICES= REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
+# recorded_verdicts FIXTURE: "id<TAB>verdict<TAB>measured" of each claim of a
+# recording, as its lab's host tool recomputes them.
+recorded_verdicts() {
+    local n
+    n=$(basename "$1" | cut -c4-5)
+    "$(built "$BUILD_DIR/host" "$n")" verdicts "$1" | awk -F, -v OFS='\t' '$1 == "claim" { print $2, $16, $17 }'
+}
+# recorded_gpus FIXTURE: "2x NVIDIA H200" from its machine rows.
+recorded_gpus() {
+    echo "$(grep -c '^machine,gpu,' "$1")x $(grep -m1 '^machine,gpu,' "$1" | cut -d, -f16)"
+}
+# recording_kinds: each recording's suffix and the link its machine has
+# (labNN-run.csv: two GPUs joined by NVLink; labNN-run-1xh200.csv: one GPU, PCIe).
+recording_kinds() {
+    printf 'run\tNVLink\nrun-1xh200\tPCIe\n'
+}
+# no_gpu_report DIR: make run into DIR with no GPU visible.
+no_gpu_report() {
+    CUDA_VISIBLE_DEVICES= REPORT_DIR="$1" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
     assert_success
-    assert_file_exists "$report/report.md"
+    assert_file_exists "$1/report.md"
+}
+
+@test "repo: make run completes its report on a machine with no GPU visible, saying why once" {
+    local report="$BATS_TEST_TMPDIR/report" id lab why f
+    no_gpu_report "$report"
     for lab in $(lab_names); do
         assert_file_exists "$report/data/$lab.csv"
     done
-    # The reason is in the table at the top, once per lab, and nowhere else.
-    run grep -cE '^\| [0-9]{2}-.*(no CUDA GPU visible|no NVIDIA driver)' "$report/report.md"
+    # The reason, the same for every lab, is said once in the whole report.
+    why=$(grep -h -m1 'skipped: ' "$report/01-peer-checks.txt" | sed 's/^.*skipped: //')
+    [ -n "$why" ] || fail "lab 01 gave no reason for not running"
+    run grep -cF -- "$why" "$report/report.md"
+    assert_output 1
+    run grep -c "^\*\*No lab can run on this machine\*\*: " "$report/report.md"
+    assert_output 1
+    run grep -cE '^\| [0-9]{2}-[a-z0-9-]* \| skipped \(said above\) \| [0-9]+ s \|$' "$report/report.md"
     assert_output "$(lab_names | wc -l)"
-    run bash -c "sed -n '/^## 01-/,\$p' '$report/report.md' | grep -cE 'no CUDA GPU visible|no NVIDIA driver'"
+    run grep -ciE 'could not run here' "$report/report.md"
     assert_output 0
     for id in $(catalogue_ids); do
-        grep -q "(\`$id\`) | cannot be tested here | lab [0-9]* could not run here" "$report/report.md" ||
-            fail "the ledger does not say why $id was not measured"
+        grep -q "(\`$id\`) | cannot be tested here | recorded on " "$report/report.md" ||
+            fail "the ledger does not show what the course recorded for $id"
     done
-    # What the course recorded elsewhere is shown instead, named with its hardware.
-    run grep -c "^Not measured here. What the course recorded on 2x NVIDIA H200" "$report/report.md"
-    assert_output "$(lab_names | wc -l)"
+    # Each lab shows every recording of it, each under its own heading.
+    for lab in $(lab_names); do
+        for f in "$FIXTURES/lab${lab%%-*}"-run*.csv; do
+            sed -n "/^## $lab\$/,/^## [^#]/p" "$report/report.md" |
+                grep -q "^From \`tests/fixtures/$(basename "$f")\`, drawn by the lab's host tool:" ||
+                fail "$lab's section does not show $(basename "$f")"
+        done
+    done
+}
+
+@test "repo: with no GPU, the ledger gives each claim the verdict of every recording, named with its hardware" {
+    local report="$BATS_TEST_TMPDIR/report" suffix link f id verdict measured words gpus line
+    no_gpu_report "$report"
+    while IFS=$'\t' read -r suffix link; do
+        for f in "$FIXTURES"/lab[0-9][0-9]-"$suffix".csv; do
+            gpus=$(recorded_gpus "$f")
+            while IFS=$'\t' read -r id verdict measured; do
+                case $verdict in holds) words="**holds**" ;; does_not_hold) words="**does not hold**" ;;
+                    *) words="cannot be tested there" ;; esac
+                line=$(grep -F "(\`$id\`) | cannot be tested here | " "$report/report.md") ||
+                    fail "no ledger row for $id"
+                grep -qF -- "recorded on $gpus ($link" <<<"$line" || fail "$id: no verdict named with $gpus ($link ...)"
+                grep -qF -- "): $words — ${measured//|/\\|}" <<<"$line" ||
+                    fail "$id: $(basename "$f")'s verdict '$verdict — $measured' is not in: $line"
+            done < <(recorded_verdicts "$f")
+        done
+    done < <(recording_kinds)
+}
+
+@test "repo: with no GPU, the counts at the top keep this machine and each recording apart" {
+    local report="$BATS_TEST_TMPDIR/report" suffix link holds dnh untested gpus
+    no_gpu_report "$report"
+    run grep -c "^The chapter's claims on this machine: 0 hold, 0 do not hold, $(catalogue_ids | wc -l) cannot be tested here " \
+        "$report/report.md"
+    assert_output 1
+    while IFS=$'\t' read -r suffix link; do
+        gpus=$(recorded_gpus "$FIXTURES/lab01-$suffix.csv")
+        read -r holds dnh untested < <(for f in "$FIXTURES"/lab[0-9][0-9]-"$suffix".csv; do recorded_verdicts "$f"; done |
+            awk -F'\t' '{ c[$2]++ } END { print c["holds"] + 0, c["does_not_hold"] + 0, c["untested"] + 0 }')
+        [ "$holds" -gt 0 ] || fail "$suffix: no claim holds in the recordings: the count would prove nothing"
+        run grep -cE "^- on $gpus \($link[^)]*\): $holds hold, $dnh do not hold, $untested cannot be tested there$" \
+            "$report/report.md"
+        assert_output 1
+    done < <(recording_kinds)
+}
+
+@test "repo: with no GPU, a recording without a date row is named without a dangling comma" {
+    local report="$BATS_TEST_TMPDIR/report"
+    ! grep -q '^machine,date,' "$FIXTURES/lab03-run.csv" || skip "lab 03's recording has a date row now"
+    no_gpu_report "$report"
+    run grep -nE ',  |, \(|, $' "$report/report.md"
+    refute_output --regexp '[Rr]ecorded on'
+    run grep -cE "^### Recorded on $(recorded_gpus "$FIXTURES/lab03-run.csv") \(NVLink[^,]*\) \(not here\)$" "$report/report.md"
+    assert_output 1
+}
+
+@test "repo: with no GPU, lab 05's plots are drawn from both recordings, each named and its routes said" {
+    command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+    local report="$BATS_TEST_TMPDIR/report" suffix link
+    no_gpu_report "$report"
+    while IFS=$'\t' read -r suffix link; do
+        assert_file_exists "$report/05-p2p-performance-$suffix-bandwidth.png"
+        grep -qF "](05-p2p-performance-$suffix-bandwidth.png)" "$report/report.md" ||
+            fail "the report does not show the bandwidth plot of lab05-$suffix.csv"
+    done < <(recording_kinds)
+    # The one-GPU recording is the one with the host link's series.
+    sed -n '/^### Recorded on 1x .*/,/^## /p' "$report/report.md" | grep -q 'this recording has rows for the routes .*host' ||
+        fail "the host-link route of lab05-run-1xh200.csv is not named beside its plots"
+}
+
+@test "repo: labs that ran here are reported with this machine's verdicts; one that could not, with the recordings'" {
+    local fake="$BATS_TEST_TMPDIR/build" report="$BATS_TEST_TMPDIR/report" id verdict measured
+    # A fake build: lab 01 "runs" and writes the rows of its recording; lab 02 cannot run.
+    mkdir -p "$fake/ref/bin"
+    ln -s "$BUILD_DIR/host" "$fake/host"
+    printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done\ncp "%s" "$out/01-peer-checks.csv"\n' \
+        "$FIXTURES/lab01-run.csv" >"$fake/ref/bin/01-peer-checks"
+    printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done\ncp "%s" "$out/02-memcpy-peer.csv"\n%s\nexit 77\n' \
+        "$FIXTURES/rows-header.csv" 'echo "02-memcpy-peer: skipped: needs 2 GPUs, this machine has 1"' >"$fake/ref/bin/02-memcpy-peer"
+    chmod +x "$fake/ref/bin/"*
+    BUILD="$fake" RUN_BUILD=ref REPORT_DIR="$report" run "$REPO_ROOT/tools/run-report.sh"
+    assert_success
+    run grep -c '^| 01-peer-checks | ok | ' "$report/report.md"
+    assert_output 1
+    run grep -c '^\*\*Lab 02 cannot run on this machine\*\*: needs 2 GPUs, this machine has 1\.$' "$report/report.md"
+    assert_output 1
+    # Lab 01's verdicts are the ones of its rows here, with no recording beside them.
+    while IFS=$'\t' read -r id verdict measured; do
+        grep -q "^$id	01-peer-checks	.*	$verdict	" "$report/claims.tsv" || fail "$id: the ledger is not the rows' $verdict"
+        grep -F "(\`$id\`) | " "$report/report.md" | grep -qF -- "| ${measured//|/\\|} |" ||
+            fail "$id: the ledger does not show this machine's measurement"
+    done < <(recorded_verdicts "$FIXTURES/lab01-run.csv")
+    run bash -c "sed -n '/^## 01-peer-checks\$/,/^## 02-/p' '$report/report.md' | grep -c '[Rr]ecorded on'"
+    assert_output 0
+    run grep -c "^### Recorded on " "$report/report.md"
+    assert_output "$(ls "$FIXTURES"/lab02-run*.csv | wc -l)"
+    run awk -F'\t' '$4 == "01-peer-checks"' "$report/recorded.tsv"
+    assert_output ""
+    run grep -c "^The chapter's claims on this machine: 1 hold, 1 do not hold, 8 cannot be tested here " "$report/report.md"
+    assert_output 1
 }
 
 @test "repo: with a GPU, make run writes the report from the labs' rows (labs in their quick form)" {
