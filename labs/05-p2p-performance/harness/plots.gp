@@ -42,9 +42,35 @@ h2d(e, v, m) = is(e, v, "host", m) && ends(-1, A)
 d2h(e, v, m) = is(e, v, "host", m) && ends(A, -1)
 gb(cond) = cond ? column(13) : NaN
 
+# A series gets a key entry only where this run has its rows (N[i] of them).
+array N[11]
+count(i, cond) = cond ? 1 : 0
+
 # ---------------------------------------------------------------- bandwidth
+array BW_TITLE[10] = ["copy engine, one way, P2P on", "copy engine, both ways, P2P on", \
+    "copy engine, one way, P2P off", "SM pull, one way", "SM push, one way", \
+    "host -> GPU, copy engine", "GPU -> host, copy engine", "host -> GPU while GPU -> host runs", \
+    "host -> GPU, SM loads (zero-copy)", "GPU -> host, SM stores (zero-copy)"]
+array BW_PT[10] = [7, 5, 6, 9, 11, 13, 12, 4, 3, 2]
+bw(i) = i == 1 ? peer("ce_bandwidth", "ce", "peer") : \
+        i == 2 ? both("ce_bandwidth", "ce", "peer") : \
+        i == 3 ? peer("ce_bandwidth", "ce", "peer_off") : \
+        i == 4 ? peer("sm_bandwidth", "sm_pull", "peer") : \
+        i == 5 ? peer("sm_bandwidth", "sm_push", "peer") : \
+        i == 6 ? h2d("ce_bandwidth", "ce", "one_way") : \
+        i == 7 ? d2h("ce_bandwidth", "ce", "one_way") : \
+        i == 8 ? h2d("ce_bandwidth", "ce", "each_way") : \
+        i == 9 ? h2d("sm_bandwidth", "sm_pull", "one_way") : d2h("sm_bandwidth", "sm_push", "one_way")
+do for [i = 1:10] {
+    stats csv skip 1 using (count(i, bw(i))) nooutput
+    N[i] = STATS_sum
+}
 set output out."/bandwidth.png"
-set title sprintf("Bandwidth: GPU %d -> GPU %d and GPU %d's host link (both ways: the sum of both directions); median%s", A, B, A, on_machine)
+if (B >= 0) {
+    set title sprintf("Bandwidth: GPU %d -> GPU %d and GPU %d's host link (both ways: the sum of both directions); median%s", A, B, A, on_machine)
+} else {
+    set title sprintf("Bandwidth: GPU %d's host link (one GPU: no peer; both ways: the sum of both directions); median%s", A, on_machine)
+}
 set logscale x 2
 set logscale y 10
 set xlabel "bytes per copy (and per direction)"
@@ -55,24 +81,19 @@ set grid
 set key left top box opaque
 set style data linespoints
 plot \
-    csv skip 1 using 7:(gb(peer("ce_bandwidth", "ce", "peer"))) lw 2 pt 7 title "copy engine, one way, P2P on", \
-    csv skip 1 using 7:(gb(both("ce_bandwidth", "ce", "peer"))) lw 2 pt 5 title "copy engine, both ways, P2P on", \
-    csv skip 1 using 7:(gb(peer("ce_bandwidth", "ce", "peer_off"))) lw 2 pt 6 title "copy engine, one way, P2P off", \
-    csv skip 1 using 7:(gb(peer("sm_bandwidth", "sm_pull", "peer"))) lw 2 pt 9 title "SM pull, one way", \
-    csv skip 1 using 7:(gb(peer("sm_bandwidth", "sm_push", "peer"))) lw 2 pt 11 title "SM push, one way", \
-    csv skip 1 using 7:(gb(h2d("ce_bandwidth", "ce", "one_way"))) lw 2 pt 13 title "host -> GPU, copy engine", \
-    csv skip 1 using 7:(gb(d2h("ce_bandwidth", "ce", "one_way"))) lw 2 pt 12 title "GPU -> host, copy engine", \
-    csv skip 1 using 7:(gb(h2d("ce_bandwidth", "ce", "each_way"))) lw 2 pt 4 title "host -> GPU while GPU -> host runs", \
-    csv skip 1 using 7:(gb(h2d("sm_bandwidth", "sm_pull", "one_way"))) lw 2 pt 3 title "host -> GPU, SM loads (zero-copy)", \
-    csv skip 1 using 7:(gb(d2h("sm_bandwidth", "sm_push", "one_way"))) lw 2 pt 2 title "GPU -> host, SM stores (zero-copy)", \
-    csv skip 1 using 7:(peer("ce_bandwidth", "ce", "peer") ? column(14) : NaN) with lines dt 2 lw 2 lc "black" title "P2P peak one way (NVML)", \
-    csv skip 1 using 7:(h2d("ce_bandwidth", "ce", "one_way") ? column(14) : NaN) with lines dt 3 lw 2 lc "gray40" title "host link peak (PCIe gen x width)"
+    for [i = 1:10] csv skip 1 using 7:(gb(bw(i))) lw 2 pt BW_PT[i] title (N[i] > 0 ? BW_TITLE[i] : ""), \
+    csv skip 1 using 7:(peer("ce_bandwidth", "ce", "peer") ? column(14) : NaN) with lines dt 2 lw 2 lc "black" title (N[1] > 0 ? "P2P peak one way (NVML)" : ""), \
+    csv skip 1 using 7:(h2d("ce_bandwidth", "ce", "one_way") ? column(14) : NaN) with lines dt 3 lw 2 lc "gray40" title (N[6] > 0 ? "host link peak (PCIe gen x width)" : "")
 
 # ------------------------------------------------------------------ latency
 reset
 set datafile separator ","
 set output out."/latency.png"
-set title sprintf("Latency, GPU %d (and GPU %d): median with min and max%s", A, B, on_machine)
+if (B >= 0) {
+    set title sprintf("Latency, GPU %d (and GPU %d): median with min and max%s", A, B, on_machine)
+} else {
+    set title sprintf("Latency, GPU %d (one GPU: no peer): median with min and max%s", A, on_machine)
+}
 is_latency(e) = e eq "memcpy_latency" || e eq "pointer_chase" || e eq "pingpong"
 stats csv skip 1 using (is_latency(strcol(1)) && column(9) > 0 ? column(11) : NaN) nooutput
 LOW = STATS_min / 2
@@ -85,22 +106,28 @@ set format y "%g"
 set grid ytics
 set xrange [0.3:11.7]
 set key off
-set xtics rotate by -25 ( \
-    "4 B copy queued, P2P" 1, "4 B copy queued, host" 2, "4 B copy + sync, P2P" 3, \
-    "4 B copy + sync, host" 4, "load, local memory" 5, "load, peer memory" 6, \
-    "load, host memory" 7, "load in L2, local" 8, "ping-pong, GPU-GPU (write remote)" 9, \
-    "ping-pong, GPU-GPU (poll remote)" 10, "ping-pong, GPU-CPU" 11)
+array LAT_NAME[11] = ["4 B copy queued, P2P", "4 B copy queued, host", "4 B copy + sync, P2P", \
+    "4 B copy + sync, host", "load, local memory", "load, peer memory", "load, host memory", \
+    "load in L2, local", "ping-pong, GPU-GPU (write remote)", "ping-pong, GPU-GPU (poll remote)", \
+    "ping-pong, GPU-CPU"]
 far(m) = strcol(6) eq m || strcol(6) eq "beyond_l2"
+chase(r, s, d) = strcol(1) eq "pointer_chase" && strcol(3) eq r && far("") && ends(s, d)
+pong(v, s, d) = strcol(1) eq "pingpong" && strcol(2) eq v && ends(s, d)
+kind(i) = i == 1 ? is("memcpy_latency", "ce_queued", "peer", "one_way") && ends(A, B) : \
+          i == 2 ? h2d("memcpy_latency", "ce_queued", "one_way") : \
+          i == 3 ? is("memcpy_latency", "ce_synced", "peer", "one_way") && ends(A, B) : \
+          i == 4 ? h2d("memcpy_latency", "ce_synced", "one_way") : \
+          i == 5 ? chase("loopback", A, A) : \
+          i == 6 ? chase("peer", B, A) : \
+          i == 7 ? chase("host", -1, A) : \
+          i == 8 ? strcol(1) eq "pointer_chase" && strcol(3) eq "loopback" && strcol(6) eq "in_l2" && ends(A, A) : \
+          i == 9 ? pong("write_remote", LO, HI) : \
+          i == 10 ? pong("poll_remote", LO, HI) : pong("gpu_cpu", A, -1)
+# A kind this run has no rows of keeps its place, labelled "not run".
+set xtics rotate by -25 ()
+do for [i = 1:11] {
+    stats csv skip 1 using (count(i, kind(i))) nooutput
+    set xtics add ((STATS_sum > 0 ? LAT_NAME[i] : LAT_NAME[i]." (not run)") i)
+}
 lat(cond) = cond ? column(10) : NaN
-plot \
-    csv skip 1 using (1):(lat(is("memcpy_latency", "ce_queued", "peer", "one_way") && ends(A, B))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (2):(lat(h2d("memcpy_latency", "ce_queued", "one_way"))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (3):(lat(is("memcpy_latency", "ce_synced", "peer", "one_way") && ends(A, B))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (4):(lat(h2d("memcpy_latency", "ce_synced", "one_way"))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (5):(lat(strcol(1) eq "pointer_chase" && strcol(3) eq "loopback" && far("") && ends(A, A))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (6):(lat(strcol(1) eq "pointer_chase" && strcol(3) eq "peer" && far("") && ends(B, A))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (7):(lat(strcol(1) eq "pointer_chase" && strcol(3) eq "host" && far("") && ends(-1, A))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (8):(lat(strcol(1) eq "pointer_chase" && strcol(3) eq "loopback" && strcol(6) eq "in_l2" && ends(A, A))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (9):(lat(strcol(1) eq "pingpong" && strcol(2) eq "write_remote" && ends(LO, HI))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (10):(lat(strcol(1) eq "pingpong" && strcol(2) eq "poll_remote" && ends(LO, HI))):11:12 with yerrorbars pt 7 ps 1.5 lw 2, \
-    csv skip 1 using (11):(lat(strcol(1) eq "pingpong" && strcol(2) eq "gpu_cpu" && ends(A, -1))):11:12 with yerrorbars pt 7 ps 1.5 lw 2
+plot for [i = 1:11] csv skip 1 using (i):(lat(kind(i))):11:12 with yerrorbars pt 7 ps 1.5 lw 2
