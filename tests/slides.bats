@@ -358,7 +358,9 @@ render() {
     local md="$BATS_TEST_TMPDIR/zz-overflow.md"
     { printf -- '---\nmarp: true\ntheme: course\n---\n\n## Too long\n\n'; seq 1 40 | sed 's/^/- line /'
       printf '\n---\n\n![](img/no-such.png)\n'
-      printf '\n---\n\n<div style="height: 200px"></div>\n\n## A title pushed down\n'; } >"$md"
+      printf '\n---\n\n<div style="height: 200px"></div>\n\n## A title pushed down\n'
+      printf '\n---\n\n## A table squeezed by the text below it\n\n| a | b |\n| --- | --- |\n'; seq 1 12 | sed 's/.*/| & | row & |/'
+      printf '\nA closing line.\n'; } >"$md"
     "$BUILD_DIR/slides-tool/node_modules/.bin/marp" --theme-set "$REPO_ROOT/slides/theme" --html --allow-local-files \
         "$md" -o "$BATS_TEST_TMPDIR/zz-overflow.html" >/dev/null 2>&1
     CHROME_PATH=$(command -v chromium || command -v chromium-browser) SLIDES_TOOL="$BUILD_DIR/slides-tool" \
@@ -367,6 +369,7 @@ render() {
     assert_output --partial "overflow zz-overflow.html page 1"
     assert_output --partial "image zz-overflow.html page 2: img/no-such.png"
     assert_output --partial "title zz-overflow.html page 3"
+    assert_output --regexp 'overflow zz-overflow.html page 4: table "a b 1 row 1[^"]*" cut off \([0-9]+px hidden\)'
     # Chinese text without a CJK font: a browser that sees only DejaVu
     [ -d /usr/share/fonts/truetype/dejavu ] || skip "no DejaVu fonts to draw without CJK (Debian: fonts-dejavu-core)"
     printf -- '---\nmarp: true\ntheme: course\n---\n\n## A quote\n\n> 点对点通信 — 4.1\n' >"$md"
