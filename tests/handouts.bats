@@ -102,14 +102,49 @@ EOF
     assert_output --partial "'lab05-run.csv' is not one of its recorded runs"
 }
 
-@test "handouts: no hand-written line numbers in the handouts and READMEs" {
+@test "handouts: no hand-written line numbers in the handouts, READMEs and lecture decks" {
     local readmes=() f
     for f in "$REPO_ROOT/README.md" "$REPO_ROOT/tools/handout/README.md"; do
+        [ -f "$f" ] && readmes+=("$f")
+    done
+    # the decks' sources: a TODO's place is filled in from the skeleton ({{todo NN.K}})
+    for f in "$REPO_ROOT"/slides/*.md; do
         [ -f "$f" ] && readmes+=("$f")
     done
     run grep -nE '\.(c|cu|h|sh|py|bats|mk):[0-9]+' "${readmes[@]}" $(handouts)
     assert_failure
     refute_output
+}
+
+# unit_todos NN: the TODOs whose functions tests/unit/labNN.c calls (a function
+# of the skeleton holds the LAB_TODO of its step).
+unit_todos() {
+    local unit="$REPO_ROOT/tests/unit/lab$1.c" id fn
+    [ -f "$unit" ] || return 0
+    awk 'FNR == 1 { fn = "" }
+         /^[A-Za-z_].*[A-Za-z_0-9]+\(/ && !/;[[:space:]]*$/ { match($0, /[A-Za-z_0-9]+\(/); fn = substr($0, RSTART, RLENGTH - 1) }
+         /LAB_TODO\("/ { match($0, /"[0-9]+\.[0-9]+"/); print substr($0, RSTART + 1, RLENGTH - 2), fn }' \
+        "$REPO_ROOT"/labs/"$1"-*/student/*.c "$REPO_ROOT"/labs/"$1"-*/student/*.cu 2>/dev/null |
+        while read -r id fn; do
+            grep -qE "\\<$fn\(" "$unit" && echo "$id"
+        done | sort -u
+}
+
+@test "handouts: the TODOs a handout says its unit tests call are the ones tests/unit/labNN.c calls" {
+    local h n said want checked=0
+    for h in $(handouts); do
+        n=$(basename "$(dirname "$h")" | cut -c1-2)
+        # English: "(`tests/unit/labNN.c`) call(s) ... directly"; Chinese: "（`tests/unit/labNN.c`）直接调用 ...，/；"
+        said=$(tr '\n' ' ' <"$h" | LC_ALL=C.UTF-8 grep -oE "\\(\`tests/unit/lab$n\\.c\`\\) calls? [^;]*directly|\`tests/unit/lab$n\\.c\`）直接调用[^；，]*" |
+               grep -oE "$n\\.[0-9]+" | sort -u || true)
+        [ -n "$said" ] || continue
+        want=$(unit_todos "$n")
+        [ "$(echo $said)" = "$(echo $want)" ] ||
+            fail "$(basename "$(dirname "$h")")/$(basename "$h") says the unit tests call $(echo $said); tests/unit/lab$n.c calls $(echo $want)"
+        checked=$((checked + 1))
+    done
+    # labs 04 and 05 name them in both languages: the check compared something
+    [ "$checked" -ge 4 ] || fail "only $checked handouts name the TODOs their unit tests call"
 }
 
 @test "handouts: each says how the student's code is built, with the Makefile's flags" {

@@ -130,11 +130,75 @@ need_host_tools() {
         run "$REPO_ROOT/tools/slides-numbers.py" literals "$d"
         [ "$status" -eq 0 ] || fail "$(basename "$d") writes measured numbers by hand: $output"
     done
-    # the check itself finds a number written by hand
-    printf 'a copy at 395.7 GB/s, 4.2×, then 2× H200\n> 两个数量级 100× — 4.3\n' >"$BATS_TEST_TMPDIR/hand.md"
+    # the check itself finds a number, a machine's versions and a TODO's line written by hand
+    printf '%s\n' 'a copy at 395.7 GB/s, 4.2×, then 2× H200' '> 两个数量级 100× — 4.3' \
+        'Recorded on **{{hw lab03-run}}** (driver 580.159.04)' 'on {{hw lab03-run}}, CUDA 13.0' \
+        '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`' \
+        '`{{todo 02.1}}` on {{hw lab02-run}} {{machine lab02-run}}' >"$BATS_TEST_TMPDIR/hand.md"
     run "$REPO_ROOT/tools/slides-numbers.py" literals "$BATS_TEST_TMPDIR/hand.md"
     assert_failure
-    assert_output "a copy at 395.7 GB/s, 4.2×, then 2× H200"
+    assert_output "$(printf '%s\n' 'a copy at 395.7 GB/s, 4.2×, then 2× H200' 'Recorded on ** ** (driver 580.159.04)' \
+        'on  , CUDA 13.0' '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`')"
+}
+
+@test "slides: each lab deck's title page names the CUDA and driver versions its own two fixtures record, and nothing they lack" {
+    need_host_tools
+    local n suffix fix title want
+    for n in $LABS; do
+        fill "$(deck "$n")" "$BATS_TEST_TMPDIR/$n.md"
+        title=$(slide_bodies "$BATS_TEST_TMPDIR/$n.md" | awk '/^@@slide$/ { exit } { print }')
+        for suffix in run run-1xh200; do
+            fix="lab$n-$suffix"
+            # what the fixture's machine,cuda row says (a row copied "(from ...)" was not recorded)
+            want=$(awk -F, -v fix="$fix" '$1 == "machine" && $2 == "cuda" {
+                       if ($17 ~ /\(from /) { print "(" fix ".csv: CUDA and driver versions not recorded"; exit }
+                       s = "CUDA " $16
+                       if (match($17, /driver [0-9]+(\.[0-9]+)+/)) s = s ", " substr($17, RSTART, RLENGTH)
+                       print "(" s "; " fix ".csv)"; exit }' "$FIXTURES/$fix.csv")
+            [ -n "$want" ] || want="($fix.csv records no CUDA or driver version)"
+            [[ "$title" == *"** $want"* ]] ||
+                fail "deck $n's title page does not say '$want' beside $fix's hardware: $title"
+        done
+    done
+    # a version borrowed from another lab's recording is a number the deck's runs do not hold
+    sed -i 's/(lab03-run.csv records no CUDA or driver version)/(CUDA 13.0, driver 580.159.04; lab03-run.csv)/' "$BATS_TEST_TMPDIR/03.md"
+    grep -qF 'driver 580.159.04; lab03-run.csv' "$BATS_TEST_TMPDIR/03.md"
+    run "$REPO_ROOT/tools/slides-numbers.py" sources "$BATS_TEST_TMPDIR/03.md" "$FIXTURES/lab03-run.csv" "$FIXTURES/lab03-run-1xh200.csv"
+    assert_failure
+    assert_output --partial "580.159.04"
+}
+
+@test "slides: a TODO message a deck shows is the skeleton's, at the line of its LAB_TODO" {
+    need_host_tools
+    local n d name id place= msgs unit line
+    for d in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
+        name=$(basename "$d" .md)
+        fill "$d" "$BATS_TEST_TMPDIR/$name.md"
+        run "$REPO_ROOT/tools/slides-numbers.py" lines "$BATS_TEST_TMPDIR/$name.md"
+        [ "$status" -eq 0 ] || fail "$name points at lines that do not hold its TODO: $output"
+    done
+    for n in $LABS; do
+        grep -qE "TODO $n\.[0-9]+ is not done yet \(labs/$n-[a-z0-9-]+/student/[a-z0-9_]+\.(c|cu):[0-9]+\)" \
+            "$BATS_TEST_TMPDIR/$n-"*.md || fail "deck $n shows no TODO message with its file and line"
+    done
+    # a line number gone stale is found
+    sed -E 's/(p2p_copy\.c):([0-9]+)/\1:1\2/' "$BATS_TEST_TMPDIR/02-memcpy-peer.md" >"$BATS_TEST_TMPDIR/stale.md"
+    run "$REPO_ROOT/tools/slides-numbers.py" lines "$BATS_TEST_TMPDIR/stale.md"
+    assert_failure
+    assert_output --regexp '^labs/02-memcpy-peer/student/p2p_copy\.c:1[0-9]+$'
+    # the very line the student's unit-test driver prints, where it is built and stops at a TODO the deck shows
+    for unit in "$BUILD_DIR"/student/unit/[0-9][0-9]-*; do
+        [ -x "$unit" ] || continue
+        n=$(basename "$unit" | cut -c1-2)
+        line=$("$unit" 2>&1 | grep -m1 -E '^TODO [0-9.]+ is not done yet' || true)
+        id=$(awk '{ print $2 }' <<<"$line")
+        msgs=$(grep -ohE "TODO $n\.[0-9]+ is not done yet[^\`]*" "$BATS_TEST_TMPDIR/$n-"*.md || true)
+        grep -q "^TODO $id " <<<"$msgs" || continue
+        [ "$(grep "^TODO $id " <<<"$msgs")" = "$line" ] ||
+            fail "deck $n shows '$(grep "^TODO $id " <<<"$msgs")'; $(basename "$unit") prints '$line'"
+        place=checked
+    done
+    [ -n "$place" ] || skip "no student unit-test driver built that stops at a TODO a deck shows (make student)"
 }
 
 @test "slides: every deck fills from the recorded runs, and every number it then shows is in the runs it cites" {
@@ -294,7 +358,9 @@ render() {
     local md="$BATS_TEST_TMPDIR/zz-overflow.md"
     { printf -- '---\nmarp: true\ntheme: course\n---\n\n## Too long\n\n'; seq 1 40 | sed 's/^/- line /'
       printf '\n---\n\n![](img/no-such.png)\n'
-      printf '\n---\n\n<div style="height: 200px"></div>\n\n## A title pushed down\n'; } >"$md"
+      printf '\n---\n\n<div style="height: 200px"></div>\n\n## A title pushed down\n'
+      printf '\n---\n\n## A table squeezed by the text below it\n\n| a | b |\n| --- | --- |\n'; seq 1 12 | sed 's/.*/| & | row & |/'
+      printf '\nA closing line.\n'; } >"$md"
     "$BUILD_DIR/slides-tool/node_modules/.bin/marp" --theme-set "$REPO_ROOT/slides/theme" --html --allow-local-files \
         "$md" -o "$BATS_TEST_TMPDIR/zz-overflow.html" >/dev/null 2>&1
     CHROME_PATH=$(command -v chromium || command -v chromium-browser) SLIDES_TOOL="$BUILD_DIR/slides-tool" \
@@ -303,6 +369,7 @@ render() {
     assert_output --partial "overflow zz-overflow.html page 1"
     assert_output --partial "image zz-overflow.html page 2: img/no-such.png"
     assert_output --partial "title zz-overflow.html page 3"
+    assert_output --regexp 'overflow zz-overflow.html page 4: table "a b 1 row 1[^"]*" cut off \([0-9]+px hidden\)'
     # Chinese text without a CJK font: a browser that sees only DejaVu
     [ -d /usr/share/fonts/truetype/dejavu ] || skip "no DejaVu fonts to draw without CJK (Debian: fonts-dejavu-core)"
     printf -- '---\nmarp: true\ntheme: course\n---\n\n## A quote\n\n> 点对点通信 — 4.1\n' >"$md"

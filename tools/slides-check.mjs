@@ -1,7 +1,9 @@
 // slides-check.mjs HTML...: what a machine can check on rendered decks, in the
 // browser Marp CLI drives (puppeteer-core from build/slides-tool, Chromium
 // from CHROME_PATH). One line per problem on stdout, exit 1 if any:
-//   overflow  a page whose content runs past the slide's edge
+//   overflow  a page whose content runs past the slide's edge, or an element
+//             squeezed so that its own content is cut off (a table whose last
+//             rows a flex layout hides behind the text below it)
 //   image     an image that did not load
 //   cjk       Chinese text drawn without a CJK font (it would be boxes)
 //   title     a page title not at the top (titles would jump from page to page)
@@ -40,8 +42,11 @@ try {
             for (const e of s.querySelectorAll('*')) {
                 const r = e.getBoundingClientRect();
                 if (r.width === 0 || r.height === 0) continue;
+                const what = `${e.tagName.toLowerCase()} "${(e.textContent || e.getAttribute('src') || '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
                 if (r.bottom > box.bottom + 1 || r.right > box.right + 1)
-                    over.push(`${e.tagName.toLowerCase()} "${(e.textContent || e.getAttribute('src') || '').trim().slice(0, 40)}"`);
+                    over.push(what);
+                else if (getComputedStyle(e).overflowY !== 'visible' && e.scrollHeight > e.clientHeight + 1)
+                    over.push(`${what} cut off (${e.scrollHeight - e.clientHeight}px hidden)`);
             }
             const broken = [...s.querySelectorAll('img')].filter((i) => !i.complete || i.naturalWidth === 0)
                 .map((i) => i.getAttribute('src'));

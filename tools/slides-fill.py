@@ -8,6 +8,11 @@ NVLink; labNN-run-1xh200.csv: 1x NVIDIA H200, PCIe). A placeholder stands
 alone between double braces:
 
   {{hw FIX}}                  the hardware FIX (e.g. lab05-run) was recorded on
+  {{machine FIX}}             the CUDA and driver versions FIX's machine rows
+                              record, with the file's name; what it lacks is left out
+  {{todo NN.K}}               the message the skeleton stops with at TODO NN.K: the
+                              format of common/todo.c, the file and line of its
+                              first LAB_TODO("NN.K") in labs/NN-*/student/
   {{claim NN ID}}             the verdict of claim ID on both machines: badge,
                               headline number, the host tool's sentence
   {{verdictcell NN ID SUFFIX}} one badge and headline (SUFFIX: run, run-1xh200)
@@ -78,6 +83,70 @@ def hardware(fix):
         if fix.endswith("-" + suffix):
             return name
     raise FillError(f"no hardware known for {fix}")
+
+
+# A machine row whose detail says where its value was copied from, e.g.
+# "(from the handout)", was typed into the fixture, not recorded: left out.
+COPIED = re.compile(r"\(from [^)]*\)")
+
+
+def machine(fix):
+    """'(CUDA 13.0, driver 580.159.04; FIX.csv)' from FIX's machine,cuda row:
+    the runtime is the row's value, the driver version the detail's "driver N"
+    (a run that knows only what CUDA the driver supports names no driver)."""
+    cuda = [r for r in rows(fix) if r["experiment"] == "machine" and r["variant"] == "cuda"]
+    if len(cuda) > 1:
+        raise FillError(f"{fix}.csv has {len(cuda)} machine,cuda rows (need at most one)")
+    if not cuda:
+        return f"({fix}.csv records no CUDA or driver version)"
+    value, detail = cuda[0]["value"], cuda[0]["detail"]
+    copied = COPIED.search(detail)
+    if copied:
+        return f"({fix}.csv: CUDA and driver versions not recorded but copied {copied.group(0)[1:-1]})"
+    parts = [f"CUDA {value}"] if value else []
+    driver = re.search(r"\bdriver ([0-9]+(?:\.[0-9]+)+)", detail)
+    if driver:
+        parts.append(f"driver {driver.group(1)}")
+    if not parts:
+        return f"({fix}.csv records no CUDA or driver version)"
+    return f"({', '.join(parts)}; {fix}.csv)"
+
+
+TODO_C = os.path.join(ROOT, "common", "todo.c")
+
+
+def todo_format():
+    """The format and the argument names of the fprintf in common/todo.c."""
+    with open(TODO_C, encoding="utf-8") as f:
+        m = re.search(r'fprintf\(stderr,\s*"((?:[^"\\]|\\.)*)"\s*,(.*?)\);', f.read(), re.S)
+    if not m:
+        raise FillError(f"{os.path.relpath(TODO_C, ROOT)}: no fprintf(stderr, \"...\", ...) to take the message from")
+    fmt = m.group(1)
+    if fmt.endswith("\\n"):
+        fmt = fmt[:-2]
+    if "\\" in fmt or re.search(r"%[^sd%]", fmt):
+        raise FillError(f"{os.path.relpath(TODO_C, ROOT)}: the message has escapes or conversions other than %s and %d")
+    return fmt, [a.strip() for a in m.group(2).split(",")]
+
+
+def todo(tid):
+    nn = tid.partition(".")[0]
+    if not re.fullmatch(r"[0-9]{2}\.[0-9]+", tid):
+        raise FillError(f"'{tid}' is not a TODO id (NN.K)")
+    mark = f'LAB_TODO("{tid}")'
+    for path in sorted(glob.glob(os.path.join(ROOT, "labs", f"{nn}-*", "student", "*"))):
+        if not path.endswith((".c", ".cu", ".h")):
+            continue
+        with open(path, encoding="utf-8") as f:
+            for line_no, line in enumerate(f, 1):
+                if mark in line:
+                    fmt, names = todo_format()
+                    values = {"id": tid, "file": os.path.relpath(path, ROOT), "line": line_no}
+                    if any(n not in values for n in names):
+                        raise FillError(f"{os.path.relpath(TODO_C, ROOT)}: the message takes {', '.join(names)}; "
+                                        f"only id, file and line are known")
+                    return fmt % tuple(values[n] for n in names)
+    raise FillError(f"no {mark} in labs/{nn}-*/student/")
 
 
 def host_tool(nn):
@@ -258,6 +327,10 @@ def fill_one(body):
     if name == "hw" and len(pos) == 1:
         fixture_path(pos[0])
         return hardware(pos[0])
+    if name == "machine" and len(pos) == 1:
+        return machine(pos[0])
+    if name == "todo" and len(pos) == 1:
+        return todo(pos[0])
     if name == "claim" and len(pos) == 2:
         return claim(pos[0], pos[1])
     if name == "verdictcell" and len(pos) == 3:

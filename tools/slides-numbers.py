@@ -2,10 +2,12 @@
 """slides-numbers.py: where a deck's measured numbers come from.
 
   slides-numbers.py literals DECK.md
-      prints every measured number a deck source writes by hand: a figure
-      with a unit (GB/s, μs, us, ns, ms, %, ×) outside its placeholders, the
-      chapter's quotes and HTML comments. A deck should print none: its
-      numbers come from placeholders (tools/slides-fill.py).
+      prints every line of a deck source that writes by hand, outside its
+      placeholders, the chapter's quotes and HTML comments, a measured
+      number (a figure with a unit: GB/s, μs, us, ns, ms, %, ×), a version of
+      the machine (CUDA 13.0, driver 580.159.04) or a source file's line
+      (p2p_copy.c:22). A deck should print none: they come from placeholders
+      (tools/slides-fill.py: num, machine, todo ...).
 
   slides-numbers.py sources FILLED.md FIXTURE.csv...
       prints every measured number of a filled deck (outside the chapter's
@@ -13,17 +15,31 @@
       rounded to the digits shown nor inside a text field (the sentences the
       host tools write are recomputed from those same rows, so their figures
       are checked against the tools' own output: pass it as a CSV too).
+      The CUDA and driver versions it names are checked the same way.
+
+  slides-numbers.py lines FILLED.md
+      prints every file:line of a filled deck that is not a TODO message
+      ("TODO NN.K is not done yet (FILE:LINE)") whose line holds
+      LAB_TODO("NN.K") in this tree.
 
 Exit status 1 when anything is printed, 2 on bad usage.
 """
 import csv
+import os
 import re
 import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # A unit after a number; "×" only as a ratio ("4.2×"), not "2× H200" or "2 × x".
 UNIT = r"(?:\s*(?:GB/s|μs|us|ns|ms)(?![\w/])|%|×(?!\s*[A-Za-z(]))"
 FIGURE = re.compile(r"(?<![\w.])(×?)([0-9]+(?:\.[0-9]+)?)(?:\s*(?:/|→|–|\.\.\.|…)\s*[0-9]+(?:\.[0-9]+)?)*(" + UNIT + r")?")
 PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
+# The machine's software, named by version: it drifts from run to run like a figure.
+VERSION = re.compile(r"\b(?:CUDA|driver)\s+([0-9]+(?:\.[0-9]+)*)\b")
+# A place in a source file; the skeletons' lines move whenever a TODO's text does.
+FILE_LINE = re.compile(r"[\w./-]*\.(?:c|cu|h|sh|py|bats|mk):[0-9]+")
+TODO_AT = re.compile(r"TODO ([0-9]{2}\.[0-9]+) is not done yet \(([\w./-]+):([0-9]+)\)")
 
 
 def prose(text):
@@ -55,6 +71,7 @@ def figures(lines):
             if not (m.group(1) or m.group(3)):
                 continue
             found.extend(re.findall(r"[0-9]+(?:\.[0-9]+)?", chain))
+        found.extend(VERSION.findall(line))
     return found
 
 
@@ -70,6 +87,8 @@ def known_values(paths):
                             have.add(f"{v:.{d}f}")
                     except ValueError:
                         pass
+                    for tok in re.findall(r"[0-9]+(?:\.[0-9]+)*", field):
+                        have.add(tok)
                     for tok in re.findall(r"[0-9]+(?:\.[0-9]+)?", field):
                         have.add(tok)
     return have
@@ -81,7 +100,7 @@ def main(argv):
             lines = prose(f.read())
         bad = []
         for n, line in enumerate(lines, 1):
-            if figures([line]):
+            if figures([line]) or FILE_LINE.search(line):
                 bad.append(line.strip())
         for b in bad:
             print(b)
@@ -95,8 +114,30 @@ def main(argv):
         for x in missing:
             print(x)
         return 1 if missing else 0
+    if len(argv) == 3 and argv[1] == "lines":
+        with open(argv[2], encoding="utf-8") as f:
+            text = f.read()
+        bad = [m.group(0) for m in FILE_LINE.finditer(text) if not todo_site_holds(text, m)]
+        for b in bad:
+            print(b)
+        return 1 if bad else 0
     print(__doc__, file=sys.stderr)
     return 2
+
+
+def todo_site_holds(text, place):
+    """Whether the file:line PLACE stands in a TODO message whose line holds that TODO."""
+    for m in TODO_AT.finditer(text):
+        if m.start(2) == place.start() and m.end(3) == place.end():
+            path = os.path.join(ROOT, m.group(2))
+            try:
+                with open(path, encoding="utf-8") as f:
+                    lines = f.read().splitlines()
+            except OSError:
+                return False
+            n = int(m.group(3))
+            return 1 <= n <= len(lines) and f'LAB_TODO("{m.group(1)}")' in lines[n - 1]
+    return False
 
 
 if __name__ == "__main__":
