@@ -232,8 +232,10 @@ check: deps tools ## check your work on one lab: make check LAB=01
 	    BUILD=$(BUILD) LAB_BUILD=student TAP_LOG=$$log tests/run-bats.sh tests/lab$(LAB_NN).bats || rc=$$?; \
 	    tools/check-summary.sh $(LAB_NN) $$log || rc=1; exit $$rc
 
-doctor: tools ## what this machine can do: toolchain, GPUs, P2P, runnable labs
-	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/doctor.sh
+# doctor builds what it reports on itself (make -k, as far as this machine
+# can), so that a missing toolkit is reported rather than stopping make.
+doctor: ## what this machine can do: toolchain, GPUs, P2P, runnable labs
+	$(Q)+BUILD=$(BUILD) NVCC=$(NVCC) DOCTOR_MAKE="$(MAKE)" DOCTOR_BUILD="tools $(if $(STUDENT_TREE),student,reference)" tools/doctor.sh
 
 grade: tools ## scorecard, JUnit XML and JSON in build/grade/ (SUBMISSION=DIR: a student's tree; GRADE_BUILD=ref)
 	$(Q)$(if $(SUBMISSION),,$(MAKE) --no-print-directory $(if $(filter ref,$(GRADE_BUILD)),reference,student))

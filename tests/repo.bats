@@ -241,11 +241,65 @@ lab_names() {
     BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
     assert_success
     assert_output --partial "Without a GPU you can still build everything"
+    # The student's command for the host-side TODOs, not the whole reference suite.
+    assert_output --partial "(make check LAB=NN)"
+    refute_output --partial "make test"
     printf '#!/bin/sh\ncase $1 in count) echo 1 ;; list) echo "0: a GPU" ;; esac\n' >"$fake/tools/gpu-query"
     BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
     assert_success
     assert_output --partial "CUDA runtime sees 1 GPU(s)"
     refute_output --partial "Without a GPU"
+}
+
+@test "repo: make doctor without the CUDA toolkit runs and says so, claiming nothing it could not build" {
+    local out="$BATS_TEST_TMPDIR/x"
+    run make -s -C "$REPO_ROOT" doctor CUDA_HOME=/none NVCC=/none/bin/nvcc BUILD="$out"
+    assert_success
+    assert_output --partial "nvcc:     missing — the CUDA toolkit: sudo apt-get install cuda-toolkit-"
+    assert_output --partial "not built: the CUDA toolkit (nvcc) is missing"
+    refute_output --partial "fatal error"
+    refute_output --regexp "built;|builds;|experiments skip|CUDA runtime sees"
+    local lab
+    for lab in $(lab_names); do
+        assert_line --regexp "^  $lab +not built: it needs the CUDA toolkit \(nvcc\)$"
+    done
+}
+
+@test "repo: make doctor on a fresh build folder builds the labs and counts each one's experiments" {
+    local out="$BATS_TEST_TMPDIR/fresh" lab build count
+    run make -s -C "$REPO_ROOT" doctor BUILD="$out" CUDA_ARCH=90
+    assert_success
+    refute_output --partial "could not build"
+    refute_output --partial "not built"
+    build=ref
+    [ -d "$REPO_ROOT/solutions" ] || build=student
+    for lab in $(lab_names); do
+        count=$("$out/$build/bin/$lab" --list | grep -c .)
+        [ "$count" -gt 0 ] || fail "$lab --list shows no experiment"
+        if [ "$(BUILD="$out" "$out/tools/gpu-query" count 2>/dev/null || echo 0)" = 0 ]; then
+            assert_line "  $(printf '%-22s' "$lab") built; its $count experiments skip here (no GPU)"
+        else
+            assert_line --regexp "^  $lab +runs here"
+        fi
+    done
+    refute_output --partial "build lab 04 first"
+}
+
+@test "repo: doctor reports a lab that is not built, and a --list that fails, with no count" {
+    local fake="$BATS_TEST_TMPDIR/build" first
+    first=$(lab_names | head -n 1)
+    mkdir -p "$fake/tools" "$fake/ref/bin"
+    printf '#!/bin/sh\ncase $1 in count) echo 0 ;; esac\n' >"$fake/tools/gpu-query"
+    printf '#!/bin/sh\necho "cannot load libcudart.so" >&2\nexit 1\n' >"$fake/ref/bin/$first"
+    chmod +x "$fake/tools/gpu-query" "$fake/ref/bin/$first"
+    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    assert_line --regexp "^  $first +built, but '.*/$first --list' failed: cannot load libcudart.so$"
+    local lab
+    for lab in $(lab_names | tail -n +2); do
+        assert_line --regexp "^  $lab +not built yet: run make$"
+    done
+    refute_output --regexp "its [0-9]+ experiments"
 }
 
 @test "repo: make help lists the targets and the variables" {
