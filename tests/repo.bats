@@ -102,6 +102,24 @@ lab_names() {
     assert_output --regexp "^TODO 99\.1 is not done yet \(.*todo_demo\.c:4\)"
 }
 
+@test "repo: the unfinished-TODO hint names what every handout has: its heading and the TODO's bullet" {
+    local src="$BATS_TEST_TMPDIR/todo_demo.c" heading lab id
+    printf '#include "todo.h"\nint main(void)\n{\n    LAB_TODO("99.1");\n}\n' >"$src"
+    gcc -std=c11 -I "$REPO_ROOT/common" "$src" "$REPO_ROOT/common/todo.c" -o "$BATS_TEST_TMPDIR/todo_demo"
+    run "$BATS_TEST_TMPDIR/todo_demo"
+    assert_failure 1
+    assert_output --regexp ": see TODO 99\.1 under [A-Z][A-Za-z ]+ in the lab's handout$"
+    heading=$(sed -E 's/.* under (.*) in the lab.s handout$/\1/' <<<"$output")
+    for lab in $(lab_names); do
+        grep -qxF "## $heading" "$REPO_ROOT/labs/$lab/README.md" ||
+            fail "labs/$lab/README.md has no heading '## $heading', which the hint names"
+        for id in $(grep -rhoE 'LAB_TODO\("[0-9]+\.[0-9]+"\)' "$REPO_ROOT/labs/$lab/student" | grep -oE '[0-9]+\.[0-9]+' | sort -u); do
+            sed -n "/^## $heading\$/,/^## /p" "$REPO_ROOT/labs/$lab/README.md" | grep -qE "^- \*\*TODO $id\b" ||
+                fail "labs/$lab/README.md: no bullet 'TODO $id' under '## $heading'"
+        done
+    done
+}
+
 @test "repo: every lab has a handout, tests, a skeleton and a solution" {
     local lab number
     for lab in $(lab_names); do
