@@ -354,6 +354,9 @@ lab_names() {
     assert_file_exists "$out/docs/html/index.html"
     run cat "$out/docs/warnings.log"
     assert_output ""
+    # The docs may be published: no solution is in them, not even as source.
+    run grep -rlE 'solutions/[0-9][0-9]-' "$out/docs/html"
+    assert_failure
     # The common/ API and every lab's handout are pages of their own.
     assert_file_exists "$out/docs/html/devices_8h.html"
     local lab
