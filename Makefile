@@ -237,7 +237,7 @@ check: deps tools ## check your work on one lab: make check LAB=01
 doctor: ## what this machine can do: toolchain, GPUs, P2P, runnable labs
 	$(Q)+BUILD=$(BUILD) NVCC=$(NVCC) DOCTOR_MAKE="$(MAKE)" DOCTOR_BUILD="tools $(if $(STUDENT_TREE),student,reference)" tools/doctor.sh
 
-grade: tools ## scorecard, JUnit XML and JSON in build/grade/ (SUBMISSION=DIR: a student's tree; GRADE_BUILD=ref)
+grade: tools ## scorecard, JUnit XML and JSON in build/grade/ (GRADE_LABS: some labs only)
 	$(Q)$(if $(SUBMISSION),,$(MAKE) --no-print-directory $(if $(filter ref,$(GRADE_BUILD)),reference,student))
 	$(Q)BUILD=$(BUILD) GRADE_BUILD=$(GRADE_BUILD) SUBMISSION=$(SUBMISSION) GRADE_LABS="$(GRADE_LABS)" tools/grade.sh
 
@@ -292,6 +292,7 @@ help: ## this list
 	$(if $(STUDENT_TREE),,@echo "  GRADE_BUILD=ref make grade scores the reference build (it must get full marks)")
 	$(if $(STUDENT_TREE),,@echo "  SUBMISSION=DIR  make grade takes only DIR's labs/*/student/ files, beside this tree's harness")
 	@echo "  GRADE_LABS=\"01 03\"  make grade grades only those labs"
+	$(if $(STUDENT_TREE),,@echo "  MISTAKES=GLOB   make mistakes applies only the patches it matches, e.g. MISTAKES='lab04-*'")
 	@echo "  STUDENT_ROOT    where the student's labs/NN-*/student/ folders are (now: $(STUDENT_ROOT))"
 	@echo "  REPORT_QUICK=1  make run runs the labs in their quick form (a short report)"
 	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"

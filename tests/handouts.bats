@@ -230,3 +230,18 @@ todo_count() { grep -c 'LAB_TODO(' "$1"; }
     assert_output --partial "not a git checkout"
     assert_dir_not_exists "$BATS_TEST_TMPDIR/b/handout"
 }
+
+@test "handouts: the student tree's make help offers only what works there" {
+    command -v unifdef >/dev/null || skip "unifdef is not installed (sudo apt-get install unifdef)"
+    [ -d "$REPO_ROOT/solutions" ] || skip "make handout is the instructor's: not in the student tree"
+    local repo tree
+    repo=$(scratch_repo)
+    run make -s -C "$repo" handout BUILD="$BATS_TEST_TMPDIR/b"
+    assert_success
+    tree="$BATS_TEST_TMPDIR/b/handout/p2p-course"
+    run make -s -C "$tree" help BUILD=build CUDA_ARCH=90
+    assert_success
+    assert_line --regexp '^  grade +'
+    # make grade GRADE_BUILD=ref, SUBMISSION= and MISTAKES= need the solutions.
+    refute_output --regexp 'GRADE_BUILD|SUBMISSION|MISTAKES'
+}

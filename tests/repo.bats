@@ -331,6 +331,24 @@ lab_names() {
     for variable in LAB CUDA_HOME NVCC CUDA_ARCH V=1; do
         assert_output --partial "  $variable"
     done
+    # The README says make help lists them all: every VAR= it names is there.
+    for variable in $(grep -oE '\b[A-Z][A-Z_]+=' "$REPO_ROOT/README.md" | sort -u); do
+        assert_output --partial "  ${variable%=}"
+    done
+}
+
+@test "repo: the README names every package make deps asks for" {
+    local slides packages package
+    for slides in 0 1; do
+        # No tool on PATH: ensure-deps names every package it would install.
+        run env -i PATH=/nonexistent BATS_LIB_PATH=/nonexistent LAB_NO_INSTALL=1 DEPS_SLIDES=$slides \
+            "$BASH" "$REPO_ROOT/tools/ensure-deps.sh"
+        packages=$(sed -n 's/^deps: missing Debian packages: //p' <<<"$output")
+        [ -n "$packages" ] || fail "ensure-deps.sh named no package: $output"
+        for package in $packages; do
+            grep -qF "\`$package\`" "$REPO_ROOT/README.md" || fail "README.md does not name $package, which make deps asks for"
+        done
+    done
 }
 
 @test "repo: make check without LAB says how to call it" {
