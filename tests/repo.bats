@@ -338,6 +338,7 @@ lab_names() {
 }
 
 @test "repo: the README names every package make deps asks for" {
+    [ -d "$REPO_ROOT/solutions" ] || skip "the student tree's README leaves the packages to make deps"
     local slides packages package
     for slides in 0 1; do
         # No tool on PATH: ensure-deps names every package it would install.
