@@ -5,7 +5,9 @@
 # ($BUILD/handout/p2p-course/) and a tarball ($BUILD/handout/p2p-course.tar.gz).
 # It is made from the last commit (git archive HEAD), never from the working
 # tree: a local edit, an untracked file or build output cannot slip in, and
-# what was left out is named. The student's files are generated afresh from
+# what was left out is named. (A copy without .git, such as a test machine's,
+# has no commit to take: there every course file is taken, with a warning.)
+# The student's files are generated afresh from
 # solutions/ (tools/skeletons.sh, as `make skeletons` does), so a skeleton an
 # instructor filled in to try `make grade` still ships as the skeleton.
 set -euo pipefail
@@ -14,18 +16,20 @@ build=${BUILD:-build}
 out="$build/handout"
 name=p2p-course
 
-if [ "$(git rev-parse --show-toplevel 2>/dev/null)" != "$(pwd -P)" ]; then
-    echo "handout: not a git checkout: make handout ships only committed files, so run it in the course's git repository" >&2
-    exit 1
-fi
-if ! git rev-parse --verify -q HEAD >/dev/null; then
-    echo "handout: the repository has no commit yet: nothing to ship" >&2
-    exit 1
-fi
-
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-git archive --format=tar HEAD | tar -x -C "$work"
+in_git=no
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
+    in_git=yes
+    if ! git rev-parse --verify -q HEAD >/dev/null; then
+        echo "handout: the repository has no commit yet: nothing to ship" >&2
+        exit 1
+    fi
+    git archive --format=tar HEAD | tar -x -C "$work"
+else
+    echo "handout: warning: not a git checkout, so every file here outside build/ is taken; run make handout in the course's git repository to ship only committed files" >&2
+    tools/source-files.sh | xargs -0 cp --parents -t "$work/"
+fi
 
 # The student's files come from the generator only: drop whatever the commit
 # holds in their place and write them again from solutions/.
@@ -57,8 +61,12 @@ tar -C "$out" -czf "$out/$name.tar.gz" "$name"
 
 # Say what the working tree has that the handout does not: uncommitted
 # changes to tracked files and files git does not track (ignored ones aside).
-left_out=$(git status --porcelain=v1 --untracked-files=all | cut -c4- | sort -u)
-if [ -n "$left_out" ]; then
-    echo "handout: made from the last commit; left out, not committed: $(tr '\n' ' ' <<<"$left_out" | sed 's/ $//')" >&2
+from="the files here"
+if [ "$in_git" = yes ]; then
+    from="commit $(git rev-parse --short HEAD)"
+    left_out=$(git status --porcelain=v1 --untracked-files=all | cut -c4- | sort -u)
+    if [ -n "$left_out" ]; then
+        echo "handout: made from the last commit; left out, not committed: $(tr '\n' ' ' <<<"$left_out" | sed 's/ $//')" >&2
+    fi
 fi
-echo "handout: $out/$name/ and $out/$name.tar.gz (commit $(git rev-parse --short HEAD), $(find "$out/$name" -type f | wc -l) files)"
+echo "handout: $out/$name/ and $out/$name.tar.gz ($from, $(find "$out/$name" -type f | wc -l) files)"
