@@ -232,10 +232,12 @@ check: deps tools ## check your work on one lab: make check LAB=01
 	    BUILD=$(BUILD) LAB_BUILD=student TAP_LOG=$$log tests/run-bats.sh tests/lab$(LAB_NN).bats || rc=$$?; \
 	    tools/check-summary.sh $(LAB_NN) $$log || rc=1; exit $$rc
 
-doctor: tools ## what this machine can do: toolchain, GPUs, P2P, runnable labs
-	$(Q)BUILD=$(BUILD) NVCC=$(NVCC) tools/doctor.sh
+# doctor builds what it reports on itself (make -k, as far as this machine
+# can), so that a missing toolkit is reported rather than stopping make.
+doctor: ## what this machine can do: toolchain, GPUs, P2P, runnable labs
+	$(Q)+BUILD=$(BUILD) NVCC=$(NVCC) DOCTOR_MAKE="$(MAKE)" DOCTOR_BUILD="tools $(if $(STUDENT_TREE),student,reference)" tools/doctor.sh
 
-grade: tools ## scorecard, JUnit XML and JSON in build/grade/ (SUBMISSION=DIR: a student's tree; GRADE_BUILD=ref)
+grade: tools ## scorecard, JUnit XML and JSON in build/grade/ (GRADE_LABS: some labs only)
 	$(Q)$(if $(SUBMISSION),,$(MAKE) --no-print-directory $(if $(filter ref,$(GRADE_BUILD)),reference,student))
 	$(Q)BUILD=$(BUILD) GRADE_BUILD=$(GRADE_BUILD) SUBMISSION=$(SUBMISSION) GRADE_LABS="$(GRADE_LABS)" tools/grade.sh
 
@@ -253,9 +255,11 @@ sanitize: $(if $(STUDENT_TREE),student,reference) tools ## run every lab (refere
 slides: deps tools ## fill the lecture decks in slides/ from the recorded runs and render them to HTML (PDF and PNG pages with Chromium) in build/slides/
 	$(Q)BUILD=$(BUILD) tools/slides.sh $(if $(shell command -v chromium || command -v chromium-browser),--png)
 
+# The docs never include solutions/: they may go on the course's site. The
+# contract of each student function is in its harness header, which they show.
 docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
 	$(Q)mkdir -p $(BUILD)/docs
-	$(Q)DOCS_OUT=$(BUILD)/docs DOCS_INPUT="README.md common $(wildcard solutions) labs tools/gpu-query.c" doxygen Doxyfile || { cat $(BUILD)/docs/warnings.log; exit 1; }
+	$(Q)DOCS_OUT=$(BUILD)/docs DOCS_INPUT="README.md common labs tools/gpu-query.c" doxygen Doxyfile || { cat $(BUILD)/docs/warnings.log; exit 1; }
 	@echo "docs: $(BUILD)/docs/html/index.html"
 
 skeletons: ## regenerate labs/ skeletons from solutions/ (never overwrites your edits)
@@ -288,6 +292,7 @@ help: ## this list
 	$(if $(STUDENT_TREE),,@echo "  GRADE_BUILD=ref make grade scores the reference build (it must get full marks)")
 	$(if $(STUDENT_TREE),,@echo "  SUBMISSION=DIR  make grade takes only DIR's labs/*/student/ files, beside this tree's harness")
 	@echo "  GRADE_LABS=\"01 03\"  make grade grades only those labs"
+	$(if $(STUDENT_TREE),,@echo "  MISTAKES=GLOB   make mistakes applies only the patches it matches, e.g. MISTAKES='lab04-*'")
 	@echo "  STUDENT_ROOT    where the student's labs/NN-*/student/ folders are (now: $(STUDENT_ROOT))"
 	@echo "  REPORT_QUICK=1  make run runs the labs in their quick form (a short report)"
 	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"

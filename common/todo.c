@@ -7,7 +7,9 @@
 void lab_todo_unfinished(const char *id, const char *file, int line)
 {
     fflush(stdout);
-    fprintf(stderr, "TODO %s is not done yet (%s:%d): see the handout's step %s\n", id, file,
-            line, id);
+    /* The handout lists each TODO by id under its heading "The TODOs". */
+    fprintf(stderr,
+            "TODO %s is not done yet (%s:%d): see TODO %s under The TODOs in the lab's handout\n",
+            id, file, line, id);
     exit(LAB_EXIT_FAIL);
 }

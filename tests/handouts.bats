@@ -209,3 +209,77 @@ CHAPTER="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt"
     assert_output --partial "not the chapter's words: GPU必须支持NVLink"
     refute_output --partial "02-memcpy-peer/README.zh-CN.md: not the chapter's words: GPU必须支持UVA"
 }
+
+# A scratch repository holding this tree's course files, all committed.
+scratch_repo() {
+    local copy="$BATS_TEST_TMPDIR/course"
+    mkdir -p "$copy"
+    "$REPO_ROOT/tools/source-files.sh" | (cd "$REPO_ROOT" && xargs -0 cp --parents -t "$copy/")
+    git -C "$copy" init -q
+    git -C "$copy" add -A
+    git -C "$copy" -c user.name=course -c user.email=course@localhost commit -qm course
+    echo "$copy"
+}
+
+todo_count() { grep -c 'LAB_TODO(' "$1"; }
+
+@test "handouts: make handout ships the generated skeletons and committed files only, naming what it left out" {
+    command -v unifdef >/dev/null || skip "unifdef is not installed (sudo apt-get install unifdef)"
+    [ -d "$REPO_ROOT/solutions" ] || skip "make handout is the instructor's: not in the student tree"
+    local repo file tree want
+    repo=$(scratch_repo)
+    file=labs/02-memcpy-peer/student/p2p_copy.c
+    want=$(todo_count "$repo/$file")
+    [ "$want" -gt 0 ] || fail "$file holds no LAB_TODO"
+    # The instructor fills in the skeleton to try make grade, and keeps notes.
+    unifdef -ULAB_SKELETON "$repo/solutions/02-memcpy-peer/p2p_copy.c" >"$repo/$file" || true
+    touch "$repo/answers-notes.md"
+    run make -s -C "$repo" handout BUILD="$BATS_TEST_TMPDIR/b"
+    assert_success
+    assert_output --regexp "left out, not committed: .*answers-notes\.md"
+    assert_output --partial "$file"
+    tree="$BATS_TEST_TMPDIR/b/handout/p2p-course"
+    assert_equal "$(todo_count "$tree/$file")" "$want"
+    assert_file_not_exists "$tree/answers-notes.md"
+    # Committed, the filled-in file still ships as the generator's skeleton.
+    git -C "$repo" add -A
+    git -C "$repo" -c user.name=course -c user.email=course@localhost commit -qm filled
+    run make -s -C "$repo" handout BUILD="$BATS_TEST_TMPDIR/b"
+    assert_success
+    assert_equal "$(todo_count "$tree/$file")" "$want"
+    cmp -s "$tree/$file" "$REPO_ROOT/$file" || fail "$file in the handout is not the generated skeleton"
+    # Its checksums say every skeleton is untouched.
+    for sums in "$tree"/labs/*/student/.checksums; do
+        (cd "$tree/labs" && sha256sum --quiet -c "$sums") || fail "$sums does not match the handout's skeletons"
+    done
+    assert_file_exists "$tree/answers-notes.md" # committed now, so it is course content
+}
+
+@test "handouts: make handout in a copy without git warns, and still generates the student's files" {
+    command -v unifdef >/dev/null || skip "unifdef is not installed (sudo apt-get install unifdef)"
+    [ -d "$REPO_ROOT/solutions" ] || skip "make handout is the instructor's: not in the student tree"
+    local copy="$BATS_TEST_TMPDIR/nogit" file=labs/02-memcpy-peer/student/p2p_copy.c want
+    mkdir -p "$copy"
+    "$REPO_ROOT/tools/source-files.sh" | (cd "$REPO_ROOT" && xargs -0 cp --parents -t "$copy/")
+    want=$(todo_count "$copy/$file")
+    unifdef -ULAB_SKELETON "$copy/solutions/02-memcpy-peer/p2p_copy.c" >"$copy/$file" || true
+    GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" run make -s -C "$copy" handout BUILD="$BATS_TEST_TMPDIR/b"
+    assert_success
+    assert_output --partial "handout: warning: not a git checkout"
+    assert_equal "$(todo_count "$BATS_TEST_TMPDIR/b/handout/p2p-course/$file")" "$want"
+}
+
+@test "handouts: the student tree's make help offers only what works there" {
+    command -v unifdef >/dev/null || skip "unifdef is not installed (sudo apt-get install unifdef)"
+    [ -d "$REPO_ROOT/solutions" ] || skip "make handout is the instructor's: not in the student tree"
+    local repo tree
+    repo=$(scratch_repo)
+    run make -s -C "$repo" handout BUILD="$BATS_TEST_TMPDIR/b"
+    assert_success
+    tree="$BATS_TEST_TMPDIR/b/handout/p2p-course"
+    run make -s -C "$tree" help BUILD=build CUDA_ARCH=90
+    assert_success
+    assert_line --regexp '^  grade +'
+    # make grade GRADE_BUILD=ref, SUBMISSION= and MISTAKES= need the solutions.
+    refute_output --regexp 'GRADE_BUILD|SUBMISSION|MISTAKES'
+}

@@ -102,6 +102,24 @@ lab_names() {
     assert_output --regexp "^TODO 99\.1 is not done yet \(.*todo_demo\.c:4\)"
 }
 
+@test "repo: the unfinished-TODO hint names what every handout has: its heading and the TODO's bullet" {
+    local src="$BATS_TEST_TMPDIR/todo_demo.c" heading lab id
+    printf '#include "todo.h"\nint main(void)\n{\n    LAB_TODO("99.1");\n}\n' >"$src"
+    gcc -std=c11 -I "$REPO_ROOT/common" "$src" "$REPO_ROOT/common/todo.c" -o "$BATS_TEST_TMPDIR/todo_demo"
+    run "$BATS_TEST_TMPDIR/todo_demo"
+    assert_failure 1
+    assert_output --regexp ": see TODO 99\.1 under [A-Z][A-Za-z ]+ in the lab's handout$"
+    heading=$(sed -E 's/.* under (.*) in the lab.s handout$/\1/' <<<"$output")
+    for lab in $(lab_names); do
+        grep -qxF "## $heading" "$REPO_ROOT/labs/$lab/README.md" ||
+            fail "labs/$lab/README.md has no heading '## $heading', which the hint names"
+        for id in $(grep -rhoE 'LAB_TODO\("[0-9]+\.[0-9]+"\)' "$REPO_ROOT/labs/$lab/student" | grep -oE '[0-9]+\.[0-9]+' | sort -u); do
+            sed -n "/^## $heading\$/,/^## /p" "$REPO_ROOT/labs/$lab/README.md" | grep -qE "^- \*\*TODO $id\b" ||
+                fail "labs/$lab/README.md: no bullet 'TODO $id' under '## $heading'"
+        done
+    done
+}
+
 @test "repo: every lab has a handout, tests, a skeleton and a solution" {
     local lab number
     for lab in $(lab_names); do
@@ -241,11 +259,65 @@ lab_names() {
     BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
     assert_success
     assert_output --partial "Without a GPU you can still build everything"
+    # The student's command for the host-side TODOs, not the whole reference suite.
+    assert_output --partial "(make check LAB=NN)"
+    refute_output --partial "make test"
     printf '#!/bin/sh\ncase $1 in count) echo 1 ;; list) echo "0: a GPU" ;; esac\n' >"$fake/tools/gpu-query"
     BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
     assert_success
     assert_output --partial "CUDA runtime sees 1 GPU(s)"
     refute_output --partial "Without a GPU"
+}
+
+@test "repo: make doctor without the CUDA toolkit runs and says so, claiming nothing it could not build" {
+    local out="$BATS_TEST_TMPDIR/x"
+    run make -s -C "$REPO_ROOT" doctor CUDA_HOME=/none NVCC=/none/bin/nvcc BUILD="$out"
+    assert_success
+    assert_output --partial "nvcc:     missing — the CUDA toolkit: sudo apt-get install cuda-toolkit-"
+    assert_output --partial "not built: the CUDA toolkit (nvcc) is missing"
+    refute_output --partial "fatal error"
+    refute_output --regexp "built;|builds;|experiments skip|CUDA runtime sees"
+    local lab
+    for lab in $(lab_names); do
+        assert_line --regexp "^  $lab +not built: it needs the CUDA toolkit \(nvcc\)$"
+    done
+}
+
+@test "repo: make doctor on a fresh build folder builds the labs and counts each one's experiments" {
+    local out="$BATS_TEST_TMPDIR/fresh" lab build count
+    run make -s -C "$REPO_ROOT" doctor BUILD="$out" CUDA_ARCH=90
+    assert_success
+    refute_output --partial "could not build"
+    refute_output --partial "not built"
+    build=ref
+    [ -d "$REPO_ROOT/solutions" ] || build=student
+    for lab in $(lab_names); do
+        count=$("$out/$build/bin/$lab" --list | grep -c .)
+        [ "$count" -gt 0 ] || fail "$lab --list shows no experiment"
+        if [ "$(BUILD="$out" "$out/tools/gpu-query" count 2>/dev/null || echo 0)" = 0 ]; then
+            assert_line "  $(printf '%-22s' "$lab") built; its $count experiments skip here (no GPU)"
+        else
+            assert_line --regexp "^  $lab +runs here"
+        fi
+    done
+    refute_output --partial "build lab 04 first"
+}
+
+@test "repo: doctor reports a lab that is not built, and a --list that fails, with no count" {
+    local fake="$BATS_TEST_TMPDIR/build" first
+    first=$(lab_names | head -n 1)
+    mkdir -p "$fake/tools" "$fake/ref/bin"
+    printf '#!/bin/sh\ncase $1 in count) echo 0 ;; esac\n' >"$fake/tools/gpu-query"
+    printf '#!/bin/sh\necho "cannot load libcudart.so" >&2\nexit 1\n' >"$fake/ref/bin/$first"
+    chmod +x "$fake/tools/gpu-query" "$fake/ref/bin/$first"
+    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    assert_line --regexp "^  $first +built, but '.*/$first --list' failed: cannot load libcudart.so$"
+    local lab
+    for lab in $(lab_names | tail -n +2); do
+        assert_line --regexp "^  $lab +not built yet: run make$"
+    done
+    refute_output --regexp "its [0-9]+ experiments"
 }
 
 @test "repo: make help lists the targets and the variables" {
@@ -258,6 +330,25 @@ lab_names() {
     done
     for variable in LAB CUDA_HOME NVCC CUDA_ARCH V=1; do
         assert_output --partial "  $variable"
+    done
+    # The README says make help lists them all: every VAR= it names is there.
+    for variable in $(grep -oE '\b[A-Z][A-Z_]+=' "$REPO_ROOT/README.md" | sort -u); do
+        assert_output --partial "  ${variable%=}"
+    done
+}
+
+@test "repo: the README names every package make deps asks for" {
+    [ -d "$REPO_ROOT/solutions" ] || skip "the student tree's README leaves the packages to make deps"
+    local slides packages package
+    for slides in 0 1; do
+        # No tool on PATH: ensure-deps names every package it would install.
+        run env -i PATH=/nonexistent BATS_LIB_PATH=/nonexistent LAB_NO_INSTALL=1 DEPS_SLIDES=$slides \
+            "$BASH" "$REPO_ROOT/tools/ensure-deps.sh"
+        packages=$(sed -n 's/^deps: missing Debian packages: //p' <<<"$output")
+        [ -n "$packages" ] || fail "ensure-deps.sh named no package: $output"
+        for package in $packages; do
+            grep -qF "\`$package\`" "$REPO_ROOT/README.md" || fail "README.md does not name $package, which make deps asks for"
+        done
     done
 }
 
@@ -282,6 +373,9 @@ lab_names() {
     assert_file_exists "$out/docs/html/index.html"
     run cat "$out/docs/warnings.log"
     assert_output ""
+    # The docs may be published: no solution is in them, not even as source.
+    run grep -rlE 'solutions/[0-9][0-9]-' "$out/docs/html"
+    assert_failure
     # The common/ API and every lab's handout are pages of their own.
     assert_file_exists "$out/docs/html/devices_8h.html"
     local lab

@@ -2,11 +2,15 @@
 # doctor.sh: what can this machine do for the course? Toolchain, driver, GPUs,
 # the P2P matrix, and which labs it can run; for anything missing, the command
 # that installs it. Exits 0 whatever it finds: it reports, it does not judge.
+# DOCTOR_BUILD="TARGETS" (make doctor sets it) builds those first, as far as
+# this machine can; run by hand, it reports on what is already built.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 nvcc=${NVCC:-nvcc}
 query="$build/tools/gpu-query"
+errs=$(mktemp)
+trap 'rm -f "$errs"' EXIT
 
 section() { printf '\n== %s\n' "$1"; }
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -69,6 +73,28 @@ for lib in bats-support bats-assert bats-file; do
         printf '%-13s missing — sudo apt-get install %s\n' "$lib:" "$lib"
 done
 
+# What the rest of this report runs (the GPU query, each lab's --list) must be
+# built; without nvcc nothing can be, and the report says so instead.
+if [ -n "${DOCTOR_BUILD:-}" ]; then
+    section "Building (make $DOCTOR_BUILD)"
+    if ! have "$nvcc"; then
+        echo "  not built: the CUDA toolkit (nvcc) is missing, and every program here needs it"
+    else
+        log="$build/doctor-build.log"
+        mkdir -p "$build"
+        # Under make -jN the jobserver is inherited; a plain make doctor uses every core.
+        jobs=""
+        case " ${MAKEFLAGS:-} " in *jobserver*|*" -j"*) ;; *) jobs="-j$(nproc 2>/dev/null || echo 1)" ;; esac
+        # shellcheck disable=SC2086 # the targets and the job flag are split on purpose
+        if ${DOCTOR_MAKE:-make} --no-print-directory -k $jobs $DOCTOR_BUILD >"$log" 2>&1; then
+            echo "  built: the course's tools and every lab's program"
+        else
+            echo "  could not build all of it (the first errors; the whole output is in $log):"
+            grep -m 5 -E 'error|Error [0-9]' "$log" | sed 's/^/    /'
+        fi
+    fi
+fi
+
 section "Driver and GPUs"
 if have nvidia-smi; then
     nvidia-smi --query-gpu=index,name,driver_version,compute_cap,memory.total --format=csv 2>/dev/null ||
@@ -76,10 +102,18 @@ if have nvidia-smi; then
 else
     echo "nvidia-smi: not found (no NVIDIA driver on this machine)"
 fi
-n=$("$query" count 2>/tmp/doctor.$$) || n=0
-why=$(cat /tmp/doctor.$$ 2>/dev/null); rm -f /tmp/doctor.$$
-echo "CUDA runtime sees $n GPU(s)${why:+ — $why}"
-[ "$n" -gt 0 ] && "$query" list | sed 's/^/  GPU /'
+# asked: whether the CUDA runtime could be asked at all (the query is built).
+asked=no
+n=0
+if [ -x "$query" ]; then
+    asked=yes
+    n=$("$query" count 2>"$errs") || n=0
+    why=$(cat "$errs")
+    echo "CUDA runtime sees $n GPU(s)${why:+ — $why}"
+    [ "$n" -gt 0 ] && "$query" list | sed 's/^/  GPU /'
+else
+    echo "CUDA runtime: not asked — $query is not built (make builds it; it needs nvcc)"
+fi
 
 pair=""
 if [ "$n" -ge 2 ]; then
@@ -97,11 +131,19 @@ fi
 section "Atomics across links (lab 04)"
 atomics="$build/ref/bin/04-peer-atomics"
 [ -x "$atomics" ] || atomics="$build/student/bin/04-peer-atomics"
+rows=""
+if [ "$asked" = yes ] && [ "$n" -gt 0 ] && [ -x "$atomics" ]; then
+    rows=$("$atomics" -t link --csv 2>"$errs")
+    status=$?
+fi
 if [ "$n" -eq 0 ]; then
     echo "  lab 04's host-counter experiment needs cudaDevAttrHostNativeAtomicSupported = 1 for"
-    echo "  GPU and CPU atomics on one host object to be atomic; no GPU here to ask."
-elif [ -x "$atomics" ] && rows=$("$atomics" -t link --csv 2>/dev/null || true) &&
-     grep -q '^link,host_native_atomics,' <<<"$rows"; then
+    if [ "$asked" = yes ]; then
+        echo "  GPU and CPU atomics on one host object to be atomic; no GPU here to ask."
+    else
+        echo "  GPU and CPU atomics on one host object to be atomic; not asked here (the GPU query is not built)."
+    fi
+elif grep -q '^link,host_native_atomics,' <<<"$rows"; then
     # (an unfinished skeleton may exit non-zero after its link rows: the rows are the answer)
     # (one statement per line: mawk takes no line break inside ?:)
     awk -F, '$1 == "link" && $2 == "host_native_atomics" {
@@ -110,8 +152,10 @@ elif [ -x "$atomics" ] && rows=$("$atomics" -t link --csv 2>/dev/null || true) &
                  printf "  GPU %s, host link: cudaDevAttrHostNativeAtomicSupported = %s%s\n", $4, $16, note }
              $1 == "link" && $2 == "native_atomics" {
                  printf "  GPU %s -> GPU %s: cudaDevP2PAttrNativeAtomicSupported = %s\n", $4, $5, $16 }' <<<"$rows"
+elif [ ! -x "$atomics" ]; then
+    echo "  could not ask: lab 04's program is not built ($atomics; make builds it)"
 else
-    echo "  could not ask: build lab 04 first (make)"
+    echo "  could not ask: $atomics -t link --csv exited $status without its link rows: $(head -n 1 "$errs")"
 fi
 
 section "Labs on this machine"
@@ -119,9 +163,25 @@ for dir in labs/[0-9][0-9]-*/; do
     lab=$(basename "$dir")
     program="$build/ref/bin/$lab"
     [ -x "$program" ] || program="$build/student/bin/$lab"
-    count=$("$program" --list 2>/dev/null | wc -l)
-    if [ "$n" -eq 0 ]; then
-        verdict="builds; its $count experiments skip here (no GPU)"
+    # Only what was asked is said: a program that is not built, or whose
+    # --list fails, gets no count and no verdict.
+    if [ ! -x "$program" ]; then
+        if have "$nvcc"; then
+            printf '  %-22s %s\n' "$lab" "not built yet: run make"
+        else
+            printf '  %-22s %s\n' "$lab" "not built: it needs the CUDA toolkit (nvcc)"
+        fi
+        continue
+    fi
+    if ! list=$("$program" --list 2>"$errs"); then
+        printf '  %-22s %s\n' "$lab" "built, but '$program --list' failed: $(head -n 1 "$errs")"
+        continue
+    fi
+    count=$(grep -c . <<<"$list")
+    if [ "$asked" = no ]; then
+        verdict="built, $count experiments; which run here is unknown (the GPUs were not asked)"
+    elif [ "$n" -eq 0 ]; then
+        verdict="built; its $count experiments skip here (no GPU)"
     elif [ "$n" -eq 1 ]; then
         verdict="runs here on one GPU (host link and loopback); its two-GPU experiments skip"
     elif [ -z "$pair" ]; then
@@ -131,8 +191,15 @@ for dir in labs/[0-9][0-9]-*/; do
     fi
     printf '  %-22s %s\n' "$lab" "$verdict"
 done
-if [ "$n" -eq 0 ]; then
+if [ "$asked" = yes ] && [ "$n" -eq 0 ]; then
     echo
-    echo "Without a GPU you can still build everything (make), run the host-side tests (make test)"
-    echo "and read the handouts; the GPU tests skip and say why."
+    echo "Without a GPU you can still build everything (make), check each lab's host-side TODOs"
+    echo "(make check LAB=NN) and read the handouts; the GPU tests skip and say why."
+elif [ "$asked" = no ] && have "$nvcc"; then
+    echo
+    echo "The tools are not built, so the GPUs and the labs were not asked: make doctor builds them."
+elif [ "$asked" = no ]; then
+    echo
+    echo "Without the CUDA toolkit nothing here builds, so the GPUs and the labs were not asked:"
+    echo "install it (the nvcc line above), then run make doctor again."
 fi

@@ -3,23 +3,54 @@
 # planted-mistake patches, and any other solution text, with a README of its
 # own — as a folder
 # ($BUILD/handout/p2p-course/) and a tarball ($BUILD/handout/p2p-course.tar.gz).
-# Only the course's own files are taken (tools/source-files.sh), so nothing
-# from build/ or a local edit that was never committed slips in.
+# It is made from the last commit (git archive HEAD), never from the working
+# tree: a local edit, an untracked file or build output cannot slip in, and
+# what was left out is named. (A copy without .git, such as a test machine's,
+# has no commit to take: there every course file is taken, with a warning.)
+# The student's files are generated afresh from
+# solutions/ (tools/skeletons.sh, as `make skeletons` does), so a skeleton an
+# instructor filled in to try `make grade` still ships as the skeleton.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 out="$build/handout"
 name=p2p-course
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+in_git=no
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$(pwd -P)" ]; then
+    in_git=yes
+    if ! git rev-parse --verify -q HEAD >/dev/null; then
+        echo "handout: the repository has no commit yet: nothing to ship" >&2
+        exit 1
+    fi
+    git archive --format=tar HEAD | tar -x -C "$work"
+else
+    echo "handout: warning: not a git checkout, so every file here outside build/ is taken; run make handout in the course's git repository to ship only committed files" >&2
+    tools/source-files.sh | xargs -0 cp --parents -t "$work/"
+fi
+
+# The student's files come from the generator only: drop whatever the commit
+# holds in their place and write them again from solutions/.
+find "$work"/labs/[0-9][0-9]-*/student -type f \
+    \( -name '*.c' -o -name '*.cu' -o -name '*.h' -o -name '*.cuh' -o -name '.checksums' \) -delete
+if ! generated=$("$work/tools/skeletons.sh" generate 2>&1); then
+    echo "handout: generating the student's files from solutions/ failed:" >&2
+    echo "$generated" >&2
+    exit 1
+fi
+
 rm -rf "$out"
 mkdir -p "$out/$name"
-
+dest=$(cd "$out/$name" && pwd -P)
 # Left out: the solutions and everything that only works on them (the
 # planted mistakes, the template for new labs, the maintainers' tools).
-tools/source-files.sh |
-    grep -zvE '^(solutions/|tests/mistakes/|tools/lab-template/|tools/handout/|tools/(make-handout|mistakes|new-lab)\.sh$|tests/fixtures/grade-)' |
-    xargs -0 -I{} cp --parents {} "$out/$name/"
+(cd "$work" && find . -type f -printf '%P\0' | sort -z |
+    grep -zvE '^(solutions/|tests/mistakes/|tools/lab-template/|tools/handout/|tools/(make-handout|mistakes|new-lab)\.sh$|tests/fixtures/grade-)') |
+    (cd "$work" && xargs -0 cp --parents -t "$dest/")
 # The student tree has its own README: what to do, in order.
-cp tools/handout/README.md "$out/$name/README.md"
+cp "$work/tools/handout/README.md" "$out/$name/README.md"
 
 # The solution text must not survive anywhere in the student tree.
 if grep -rlE 'LAB_SKELETON' "$out/$name" --include='*.c' --include='*.cu' --include='*.h' >/dev/null; then
@@ -27,4 +58,15 @@ if grep -rlE 'LAB_SKELETON' "$out/$name" --include='*.c' --include='*.cu' --incl
     exit 1
 fi
 tar -C "$out" -czf "$out/$name.tar.gz" "$name"
-echo "handout: $out/$name/ and $out/$name.tar.gz ($(tools/source-files.sh | tr -cd '\0' | wc -c) course files, $(find "$out/$name" -type f | wc -l) in the handout)"
+
+# Say what the working tree has that the handout does not: uncommitted
+# changes to tracked files and files git does not track (ignored ones aside).
+from="the files here"
+if [ "$in_git" = yes ]; then
+    from="commit $(git rev-parse --short HEAD)"
+    left_out=$(git status --porcelain=v1 --untracked-files=all | cut -c4- | sort -u)
+    if [ -n "$left_out" ]; then
+        echo "handout: made from the last commit; left out, not committed: $(tr '\n' ' ' <<<"$left_out" | sed 's/ $//')" >&2
+    fi
+fi
+echo "handout: $out/$name/ and $out/$name.tar.gz ($from, $(find "$out/$name" -type f | wc -l) files)"
