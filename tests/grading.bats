@@ -327,6 +327,12 @@ graded_submission() {
     submission_tree "$tree"
     run env LAB_BUILD=student STUDENT_ROOT="$tree/labs" BUILD="$BUILD_DIR" bats -f 'system-scope' "$REPO_ROOT/tests/lab04.bats"
     assert_output --regexp "unfinished: TODO 04\.[2347] is not done yet \(.*/04-peer-atomics/student/atomic_kernels\.cu:[0-9]+\)"
+    # When make grade could not build lab 04, the PTX of one file earns nothing.
+    printf '04\tlabs/04-peer-atomics/student/atomic_host.c:3:1: error: expected ;\n' >"$BATS_TEST_TMPDIR/unbuilt.tsv"
+    run env LAB_BUILD=student STUDENT_ROOT="$tree/labs" BUILD="$BUILD_DIR" GRADE_UNBUILT="$BATS_TEST_TMPDIR/unbuilt.tsv" \
+        bats -f 'system-scope' "$REPO_ROOT/tests/lab04.bats"
+    assert_line --regexp '^not ok 1 '
+    assert_line '# not built: lab 04 does not build: labs/04-peer-atomics/student/atomic_host.c:3:1: error: expected ;'
 }
 
 @test "grading: a lab that does not compile is named with the compiler's error and scores 0 of what this machine checks; the others score" {

@@ -142,7 +142,9 @@ assert_exact() {
 @test "04: TODOs 04.2, 04.3, 04.4 and 04.7: the atomics both GPUs reach are system-scope (in the compiled PTX)" {
     # On NVLink a device-scope atomic from two GPUs may even count right, so
     # the run cannot show this mistake: the compiled code can.
-    local nvcc=${NVCC:-nvcc} dir file shown kernel body
+    local nvcc=${NVCC:-nvcc} dir file shown kernel body why
+    # A lab that make grade could not build scores nothing, this test too.
+    why=$(lab_unbuilt 04) && fail "$why"
     command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
     [ -x "$(command -v "$nvcc")" ] || skip "nvcc is not installed"
     # The file the student program was built from: STUDENT_ROOT (make grade
