@@ -293,6 +293,16 @@ graded() {
     GRADED="$keep/grade"
 }
 
+# lab02_wrong_and_coloured DIR: lab 02 solved in submission DIR, but
+# p2p_bytes counts one byte too many and prints terminal colour codes.
+lab02_wrong_and_coloured() {
+    local file="$1/labs/02-memcpy-peer/student/p2p_copy.c"
+    unifdef -ULAB_SKELETON "$REPO_ROOT/solutions/02-memcpy-peer/p2p_copy.c" |
+        sed -e 's|^#include <stdint.h>|&\n#include <stdio.h>|' \
+            -e 's|^    \*bytes = count \* elem_size;|    *bytes = count * elem_size + 1;\n    fprintf(stderr, "error: \\x1b[31mdebug\\x1b[0m\\n");|' >"$file"
+    grep -q 'elem_size + 1' "$file" || fail "the lab 02 edit no longer applies"
+}
+
 # The submission the next tests grade: lab 01 does not compile; lab 02's
 # p2p_bytes is wrong and prints colour codes; lab 03 has only TODO 03.1
 # done; lab 04 has its kernels (04.2, 04.3, 04.4, 04.7) done.
@@ -302,11 +312,7 @@ graded_submission() {
         command -v unifdef >/dev/null || skip "unifdef is needed to make the submission"
         submission_tree "$tree"
         echo 'int broken(' >>"$tree/labs/01-peer-checks/student/peer_checks.c"
-        unifdef -ULAB_SKELETON "$REPO_ROOT/solutions/02-memcpy-peer/p2p_copy.c" |
-            sed -e 's|^#include <stdint.h>|&\n#include <stdio.h>|' \
-                -e 's|^    \*bytes = count \* elem_size;|    *bytes = count * elem_size + 1;\n    fprintf(stderr, "error: \\x1b[31mdebug\\x1b[0m\\n");|' \
-                >"$tree/labs/02-memcpy-peer/student/p2p_copy.c"
-        grep -q 'elem_size + 1' "$tree/labs/02-memcpy-peer/student/p2p_copy.c" || fail "the lab 02 edit no longer applies"
+        lab02_wrong_and_coloured "$tree"
         solve_only "$REPO_ROOT/solutions/03-peer-kernels/peer_host.c" 03.1 >"$tree/labs/03-peer-kernels/student/peer_host.c"
         unifdef -ULAB_SKELETON -o "$tree/labs/04-peer-atomics/student/atomic_kernels.cu" \
             "$REPO_ROOT/solutions/04-peer-atomics/atomic_kernels.cu" || [ $? -eq 1 ]
@@ -356,10 +362,18 @@ graded_submission() {
 }
 
 @test "grading: control characters a program prints do not break junit.xml, and summary.json is written" {
-    graded_submission
+    command -v unifdef >/dev/null || skip "unifdef is needed to make the submission"
+    local tree="$BATS_FILE_TMPDIR/coloured"
+    [ -d "$tree" ] || { submission_tree "$tree" && lab02_wrong_and_coloured "$tree"; }
+    graded coloured SUBMISSION="$tree" GRADE_LABS=02
+    local said=$output rc=$status
+    grep -q $'\e\\[31m' "$GRADED/tests.tap" || fail "the program's colour codes did not reach the test output"
     run python3 -c 'import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])' "$GRADED/junit.xml"
     assert_success
     assert_file_exists "$GRADED/summary.json"
+    output=$said status=$rc
+    assert_success
+    assert_output --regexp $'\ngrade: written: [^\n]*summary\\.json'
 }
 
 @test "grading: an output that was not written is said with its true cause, and make grade fails" {
