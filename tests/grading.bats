@@ -48,7 +48,7 @@ hint = [t["hint"] for t in lab["tests"] if "TODO 01.1" in t["hint"]][0]
 print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab["tests"]),
       sum(t["state"] == "failed" for t in lab["tests"]), "\t" in hint, "\"quoted\"" in hint)' "$BATS_TEST_TMPDIR/s.json"
     assert_success
-    assert_output "0 16 71 01 30 6 True True"
+    assert_output "0 17 70 01 30 6 True True"
 }
 
 @test "grading: make grade scores the reference in full and the untouched skeletons zero, for what this machine can check" {
@@ -249,4 +249,185 @@ print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab
         done
     done
     [ -z "$bad" ] || fail "$bad"
+}
+
+# --- make grade on a submission: each defect a student's tree can show -------
+
+# solve_only SRC ID: SRC (a solutions/ file) with only TODO ID solved, the
+# others left as the skeleton has them.
+solve_only() {
+    awk -v id="LAB_TODO(\"$2\")" '
+        /^#ifndef LAB_SKELETON/ { inblock = 1; part = "solution"; sol = ""; skel = ""; next }
+        inblock && /^#else/ { part = "skeleton"; next }
+        inblock && /^#endif/ { inblock = 0; printf "%s", (index(skel, id) ? sol : skel); next }
+        inblock { if (part == "solution") sol = sol $0 "\n"; else skel = skel $0 "\n"; next }
+        { print }' "$1"
+}
+
+# submission_tree DIR: the untouched skeletons as a submission (DIR/labs/NN-*/student/).
+submission_tree() {
+    local src lab
+    for src in "$REPO_ROOT"/solutions/[0-9][0-9]-*/*.c "$REPO_ROOT"/solutions/[0-9][0-9]-*/*.cu; do
+        lab=$(basename "$(dirname "$src")")
+        mkdir -p "$1/labs/$lab/student"
+        unifdef -DLAB_SKELETON -o "$1/labs/$lab/student/$(basename "$src")" "$src" || [ $? -eq 1 ]
+    done
+}
+
+# graded NAME ARGS...: `make grade ARGS...` once per file (the tests share
+# the run): its output and status, and its build/grade/ kept in
+# $BATS_FILE_TMPDIR/NAME/.
+graded() {
+    local name=$1 keep="$BATS_FILE_TMPDIR/$1"
+    shift
+    if [ ! -f "$keep/status" ]; then
+        mkdir -p "$keep"
+        local rc=0
+        make -s -C "$REPO_ROOT" grade BUILD="$BUILD_DIR" CUDA_ARCH=90 "$@" >"$keep/output" 2>&1 || rc=$?
+        echo "$rc" >"$keep/status"
+        cp -r "$BUILD_DIR/grade" "$keep/grade"
+    fi
+    output=$(cat "$keep/output")
+    mapfile -t lines <<<"$output" # as `run` leaves them, for assert_line
+    status=$(cat "$keep/status")
+    GRADED="$keep/grade"
+}
+
+# lab02_wrong_and_coloured DIR: lab 02 solved in submission DIR, but
+# p2p_bytes counts one byte too many and prints terminal colour codes.
+lab02_wrong_and_coloured() {
+    local file="$1/labs/02-memcpy-peer/student/p2p_copy.c"
+    unifdef -ULAB_SKELETON "$REPO_ROOT/solutions/02-memcpy-peer/p2p_copy.c" |
+        sed -e 's|^#include <stdint.h>|&\n#include <stdio.h>|' \
+            -e 's|^    \*bytes = count \* elem_size;|    *bytes = count * elem_size + 1;\n    fprintf(stderr, "error: \\x1b[31mdebug\\x1b[0m\\n");|' >"$file"
+    grep -q 'elem_size + 1' "$file" || fail "the lab 02 edit no longer applies"
+}
+
+# The submission the next tests grade: lab 01 does not compile; lab 02's
+# p2p_bytes is wrong and prints colour codes; lab 03 has only TODO 03.1
+# done; lab 04 has its kernels (04.2, 04.3, 04.4, 04.7) done.
+graded_submission() {
+    local tree="$BATS_FILE_TMPDIR/submission"
+    if [ ! -d "$tree" ]; then
+        command -v unifdef >/dev/null || skip "unifdef is needed to make the submission"
+        submission_tree "$tree"
+        echo 'int broken(' >>"$tree/labs/01-peer-checks/student/peer_checks.c"
+        lab02_wrong_and_coloured "$tree"
+        solve_only "$REPO_ROOT/solutions/03-peer-kernels/peer_host.c" 03.1 >"$tree/labs/03-peer-kernels/student/peer_host.c"
+        unifdef -ULAB_SKELETON -o "$tree/labs/04-peer-atomics/student/atomic_kernels.cu" \
+            "$REPO_ROOT/solutions/04-peer-atomics/atomic_kernels.cu" || [ $? -eq 1 ]
+    fi
+    graded submission SUBMISSION="$tree" GRADE_LABS="01 02 03 04"
+}
+
+@test "grading: SUBMISSION scores lab 04's system-scope PTX from the submission's own kernels" {
+    command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || skip "nvcc is not installed"
+    graded_submission
+    refute_output --partial "[failed] 04: TODOs 04.2, 04.3, 04.4 and 04.7"
+    grep -q '^ok .* 04: TODOs 04.2, 04.3, 04.4 and 04.7: .*PTX' "$GRADED/tests.tap" || fail "the PTX test did not pass"
+}
+
+@test "grading: lab 04's PTX test names an unfinished kernel TODO with file:line" {
+    command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ] || skip "nvcc is not installed"
+    local tree="$BATS_TEST_TMPDIR/skeleton"
+    submission_tree "$tree"
+    run env LAB_BUILD=student STUDENT_ROOT="$tree/labs" BUILD="$BUILD_DIR" bats -f 'system-scope' "$REPO_ROOT/tests/lab04.bats"
+    assert_output --regexp "unfinished: TODO 04\.[2347] is not done yet \(.*/04-peer-atomics/student/atomic_kernels\.cu:[0-9]+\)"
+    # When make grade could not build lab 04, the PTX of one file earns nothing.
+    printf '04\tlabs/04-peer-atomics/student/atomic_host.c:3:1: error: expected ;\n' >"$BATS_TEST_TMPDIR/unbuilt.tsv"
+    run env LAB_BUILD=student STUDENT_ROOT="$tree/labs" BUILD="$BUILD_DIR" GRADE_UNBUILT="$BATS_TEST_TMPDIR/unbuilt.tsv" \
+        bats -f 'system-scope' "$REPO_ROOT/tests/lab04.bats"
+    assert_line --regexp '^not ok 1 '
+    assert_line '# not built: lab 04 does not build: labs/04-peer-atomics/student/atomic_host.c:3:1: error: expected ;'
+}
+
+@test "grading: a lab that does not compile is named with the compiler's error and scores 0 of what this machine checks; the others score" {
+    graded_submission
+    assert_failure
+    assert_line --regexp "^lab 01 does not build, .*: labs/01-peer-checks/student/peer_checks\.c:[0-9]+(:[0-9]+)?: error"
+    refute_output --partial "Command not found"
+    refute_output --regexp 'see $'
+    local row
+    row=$(grep -E '^01 ' <<<"$output")
+    # The maximum and what is not checkable here are the reference's.
+    graded ref GRADE_BUILD=ref GRADE_LABS=01
+    assert_success
+    local want
+    want=$(grep -E '^01 ' <<<"$output" | awk '{ print $7, $8 }')
+    [[ "$row" =~ ^01\ +[0-9]+\ of\ [0-9]+\ +0\ of\ ([0-9]+)\ +([0-9]+)\ points ]] || fail "lab 01's row: $row"
+    assert_equal "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}" "$want"
+    # Lab 02 was scored as usual: its unit tests of 02.2 and later pass.
+    graded_submission
+    assert_line --regexp '^02 +[0-9]+ of [0-9]+ +[1-9][0-9]* of '
+}
+
+@test "grading: control characters a program prints do not break junit.xml, and summary.json is written" {
+    command -v unifdef >/dev/null || skip "unifdef is needed to make the submission"
+    local tree="$BATS_FILE_TMPDIR/coloured"
+    [ -d "$tree" ] || { submission_tree "$tree" && lab02_wrong_and_coloured "$tree"; }
+    graded coloured SUBMISSION="$tree" GRADE_LABS=02
+    local said=$output rc=$status
+    grep -q $'\e\\[31m' "$GRADED/tests.tap" || fail "the program's colour codes did not reach the test output"
+    run python3 -c 'import xml.dom.minidom, sys; xml.dom.minidom.parse(sys.argv[1])' "$GRADED/junit.xml"
+    assert_success
+    assert_file_exists "$GRADED/summary.json"
+    output=$said status=$rc
+    assert_success
+    assert_output --regexp $'\ngrade: written: [^\n]*summary\\.json'
+}
+
+@test "grading: an output that was not written is said with its true cause, and make grade fails" {
+    local stub="$BATS_TEST_TMPDIR/bin"
+    mkdir -p "$stub"
+    printf '#!/bin/sh\ncase "$1" in *junit-summary.py) echo "junit-summary: cannot write: disk full" >&2; exit 1 ;; esac\nexec %q "$@"\n' \
+        "$(command -v python3)" >"$stub/python3"
+    chmod +x "$stub/python3"
+    run env PATH="$stub:$PATH" make -s -C "$REPO_ROOT" grade GRADE_BUILD=ref GRADE_LABS=02 BUILD="$BUILD_DIR" CUDA_ARCH=90
+    assert_failure
+    assert_output --partial "junit-summary: cannot write: disk full"
+    refute_output --partial "python3 is needed"
+    assert_line --regexp '^grade: written: '
+    refute_line --regexp '^grade: written: .*summary\.json'
+    assert_file_not_exists "$BUILD_DIR/grade/summary.json"
+}
+
+@test "grading: a wrong answer's hint is the program's own failing line with file:line, the same in summary.json" {
+    graded_submission
+    local hint
+    hint=$(grep -A1 -F '[failed] 02: TODO 02.1 ' <<<"$output" | tail -n 1 | sed 's/^ *//')
+    [[ "$hint" =~ ^not\ ok\ bytes_[a-z_]+:\ got\ .*\ \(tests/lab02\.bats:[0-9]+\)$ ]] || fail "hint: '$hint'"
+    run python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([t["hint"] for l in d["labs"] for t in l["tests"] if t["name"].startswith("02: TODO 02.1 ")][0])' "$GRADED/summary.json"
+    assert_output "$hint"
+}
+
+@test "grading: a bad GRADE_LABS is one clear error, exit 2, and the previous results stay" {
+    local build="$BATS_TEST_TMPDIR/b"
+    mkdir -p "$build/grade"
+    echo kept >"$build/grade/summary.json"
+    run env BUILD="$build" GRADE_LABS=abc "$REPO_ROOT/tools/grade.sh"
+    assert_equal "$status" 2
+    assert_output --regexp "^grade: GRADE_LABS: 'abc' is no lab number"
+    assert_equal "${#lines[@]}" 1
+    run env BUILD="$build" GRADE_LABS="01 98" "$REPO_ROOT/tools/grade.sh"
+    assert_equal "$status" 2
+    assert_output --partial "no lab 98"
+    assert_equal "$(cat "$build/grade/summary.json")" kept
+}
+
+@test "grading: with SUBMISSION the hints name the submission's files, not the grader's copy" {
+    graded_submission
+    refute_output --partial "grade/submission"
+    run grep -c 'grade/submission' "$GRADED/tests.tap" "$GRADED/junit.xml" "$GRADED/summary.json"
+    refute_output --regexp ':[1-9]'
+    graded_submission
+    assert_output --regexp "TODO 03\.3 is not done yet \(labs/03-peer-kernels/student/peer_host\.c:[0-9]+\)"
+}
+
+@test "grading: lab 03's TODO 03.1 done alone earns its unit test's point" {
+    graded_submission
+    refute_output --partial "[failed] 03: TODO 03.1 "
+    assert_output --partial "[failed] 03: TODO 03.3 "
+    grep -q '^ok .* 03: TODO 03.1 refuses' "$GRADED/tests.tap" || fail "TODO 03.1's unit test did not pass"
 }

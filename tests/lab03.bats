@@ -110,8 +110,14 @@ routes_here() {
     assert_output --partial "skipped: needs 1 GPU"
 }
 
-@test "03: TODO 03.3 grid size and TODO 03.1 argument checks (unit test, any machine)" {
-    unit_run 03
+@test "03: TODO 03.1 refuses equal or negative GPU ids with cudaErrorInvalidDevice (unit test, any machine)" {
+    unit_run 03 03.1
+    assert_success
+    refute_output --partial "not ok"
+}
+
+@test "03: TODO 03.3 grid size: enough blocks, at most the cap, no overflow (unit test, any machine)" {
+    unit_run 03 03.3
     assert_success
     refute_output --partial "not ok"
 }

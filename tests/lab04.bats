@@ -148,23 +148,36 @@ assert_exact() {
 @test "04: TODOs 04.2, 04.3, 04.4 and 04.7: the atomics both GPUs reach are system-scope (in the compiled PTX)" {
     # On NVLink a device-scope atomic from two GPUs may even count right, so
     # the run cannot show this mistake: the compiled code can.
-    local nvcc=${NVCC:-nvcc} dir kernel body
+    local nvcc=${NVCC:-nvcc} dir file shown kernel body why
+    # A lab that make grade could not build scores nothing, this test too.
+    why=$(lab_unbuilt 04) && fail "$why"
     command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
     [ -x "$(command -v "$nvcc")" ] || skip "nvcc is not installed"
-    dir=$([ "$LAB_BUILD" = student ] && echo labs/04-peer-atomics/student || echo solutions/04-peer-atomics)
+    # The file the student program was built from: STUDENT_ROOT (make grade
+    # sets it to the tree being graded) holds the student's labs/NN-*/student/.
+    if [ "$LAB_BUILD" = student ]; then
+        dir=${STUDENT_ROOT:-labs}/04-peer-atomics/student
+    else
+        dir=solutions/04-peer-atomics
+    fi
+    [[ "$dir" = /* ]] || dir=$REPO_ROOT/$dir
+    file=$dir/atomic_kernels.cu
+    shown=${file#"$REPO_ROOT/"}
     run "$nvcc" -ptx -arch=compute_90 -I "$REPO_ROOT/common" -I "$REPO_ROOT/labs/04-peer-atomics/harness" \
-        -o "$BATS_TEST_TMPDIR/kernels.ptx" "$REPO_ROOT/$dir/atomic_kernels.cu"
+        -o "$BATS_TEST_TMPDIR/kernels.ptx" "$file"
     assert_success
     for kernel in count_per_thread_kernel count_warp_aggregated_kernel count_block_aggregated_kernel \
         atomic_chain_kernel; do
         # The kernel's body: from its .entry line to the closing brace.
         body=$(awk -v k="$kernel" '$0 ~ "\\.entry .*" k { found = 1 } found { print } found && /^}/ { exit }' \
             "$BATS_TEST_TMPDIR/kernels.ptx")
-        [ -n "$body" ] || fail "$kernel is not in $dir/atomic_kernels.cu"
+        [ -n "$body" ] || fail "$kernel is not in $shown"
         if ! grep -qE '(atom|red)\.(global\.)?sys\.add' <<<"$body"; then
-            # An untouched skeleton has no atomics at all: that is unfinished work.
-            output=$(grep -oE 'LAB_TODO\("04\.[2347]"\)' "$REPO_ROOT/$dir/atomic_kernels.cu" | head -n 1 |
-                sed -E 's/LAB_TODO\("(.*)"\)/TODO \1 is not done yet ('"${dir//\//\\/}"'\/atomic_kernels.cu)/')
+            # An untouched skeleton has no atomics at all: that is unfinished
+            # work, named as the programs name it (file:line).
+            output=$(grep -nE 'LAB_TODO\("04\.[2347]"\)' "$file" | head -n 1 |
+                awk -v f="$shown" '{ match($0, /"04\.[0-9]+"/); n = $0; sub(/:.*/, "", n)
+                    printf "TODO %s is not done yet (%s:%s)\n", substr($0, RSTART + 1, RLENGTH - 2), f, n }')
             fail_if_todo
             fail "$kernel has no system-scope atomic add (atomicAdd_system): device scope is atomic only within one GPU"
         fi

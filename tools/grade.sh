@@ -3,7 +3,8 @@
 # print a scorecard: per lab the tests passed of total and the points, which
 # tests this machine could not check (and why), and for each failing test
 # the hint (the unfinished TODO, or the failed check). Writes
-# $BUILD/grade/junit.xml (for an LMS), summary.json and tests.tap.
+# $BUILD/grade/junit.xml (for an LMS), summary.json and tests.tap; exits 1
+# when a lab did not build or an output could not be written, 2 on bad usage.
 #
 # SUBMISSION=DIR grades the student's files of DIR (a student's checkout or
 # unpacked handout: DIR/labs/NN-*/student/): only those files are taken from
@@ -12,6 +13,11 @@
 # files of this tree's labs/*/student/ are graded.
 # GRADE_BUILD=ref grades the reference solutions (they must score full marks).
 # GRADE_LABS="01 03" grades only those labs.
+#
+# Each lab is built on its own: a lab whose files do not compile is named in
+# the scorecard with the compiler's first error, and scores 0 of the points
+# this machine can check (the tests learn which those are from the reference
+# build when this tree has one); the other labs score as usual.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
@@ -31,32 +37,83 @@ if [ -n "$submission" ]; then
     submission=$(cd "$submission" && pwd)
 fi
 
+# The labs to grade, checked before anything of an earlier grade is removed.
+labs=()
+for id in ${GRADE_LABS:-$(cd tests && ls lab[0-9][0-9].bats | sed 's/^lab//; s/\.bats$//')}; do
+    nn=${id%%-*}
+    if ! [[ "$nn" =~ ^[0-9]{1,2}$ ]]; then
+        echo "grade: GRADE_LABS: '$id' is no lab number (labs: $(cd labs && ls -d [0-9][0-9]-* | cut -c1-2 | paste -sd' '))" >&2
+        exit 2
+    fi
+    nn=$(printf '%02d' "$((10#$nn))")
+    lab=$(cd labs && ls -d "$nn"-* 2>/dev/null | head -n 1)
+    if [ ! -f "tests/lab$nn.bats" ] || [ -z "$lab" ]; then
+        echo "grade: GRADE_LABS: no lab $nn (no tests/lab$nn.bats or labs/$nn-*)" >&2
+        exit 2
+    fi
+    labs+=("$lab")
+done
+
 rm -rf "$out"
 mkdir -p "$out/junit"
 gbuild="$build"
+student_root=labs
 if [ -n "$submission" ]; then
     # The student's files, copied beside a pristine harness, built apart.
     gbuild="$out/build"
-    mkdir -p "$out/submission/labs"
+    student_root="$out/submission/labs"
+    mkdir -p "$student_root"
     for dir in "$submission"/labs/[0-9][0-9]-*/student; do
         lab=$(basename "$(dirname "$dir")")
         [ -d "labs/$lab/harness" ] || continue
-        mkdir -p "$out/submission/labs/$lab/student"
-        cp "$dir"/*.c "$dir"/*.cu "$out/submission/labs/$lab/student/" 2>/dev/null
+        mkdir -p "$student_root/$lab/student"
+        cp "$dir"/*.c "$dir"/*.cu "$student_root/$lab/student/" 2>/dev/null
     done
-    make --no-print-directory -s BUILD="$gbuild" STUDENT_ROOT="$out/submission/labs" \
-        student tools >"$out/build.log" 2>&1 ||
-        echo "grade: the submission does not build completely; see $out/build.log" >&2
 fi
+# A path into the grader's copy of the submission, as the student knows it.
+shown_path() {
+    [ -n "$submission" ] || { cat; return; }
+    local rel abs
+    abs=$(cd "$out" && pwd)/submission/
+    rel=$out/submission/
+    sed -e "s|$(sed 's/[][\.*^$|]/\\&/g' <<<"$abs")||g" -e "s|$(sed 's/[][\.*^$|]/\\&/g' <<<"$rel")||g"
+}
+
+make_grade() { make --no-print-directory -s BUILD="$gbuild" STUDENT_ROOT="$student_root" "$@"; }
+if ! make_grade tools >"$out/build-tools.log" 2>&1; then
+    echo "grade: the grader's tools do not build; see $out/build-tools.log" >&2
+    exit 1
+fi
+# first_error LOG: the compiler's first error, as file:line: message.
+first_error() {
+    local line
+    line=$(grep -m1 -E '^[^ ]+(:[0-9]+(:[0-9]+)?|\([0-9]+\)): (fatal )?error' "$1" ||
+        grep -m1 -iE 'error|undefined reference' "$1" || tail -n 1 "$1")
+    sed -E 's/^([^ ]+)\(([0-9]+)\): /\1:\2: /' <<<"$line" | shown_path
+}
+# Build each lab on its own; a lab that does not build is listed (lab
+# number, the first error) in unbuilt.tsv, which the tests read.
+: >"$out/unbuilt.tsv"
+for lab in "${labs[@]}"; do
+    nn=${lab%%-*}
+    targets=("$gbuild/$variant/bin/$lab")
+    [ -f "tests/unit/lab$nn.c" ] && targets+=("$gbuild/$variant/unit/$lab")
+    if ! make_grade "${targets[@]}" >"$out/build-$lab.log" 2>&1; then
+        printf '%s\t%s\n' "$nn" "$(first_error "$out/build-$lab.log")" >>"$out/unbuilt.tsv"
+        # The reference build of the lab stands in to say which of its tests
+        # this machine could check at all.
+        [ "$variant" = student ] && [ -d "solutions/$lab" ] &&
+            make_grade "$gbuild/ref/bin/$lab" >>"$out/build-$lab.log" 2>&1
+    fi
+done
 
 files=()
-for nn in ${GRADE_LABS:-$(cd tests && ls lab[0-9][0-9].bats | sed 's/^lab//; s/\.bats$//')}; do
-    nn=$(printf '%02d' "$((10#${nn%%-*}))")
-    [ -f "tests/lab$nn.bats" ] || { echo "grade: no lab $nn (tests/lab$nn.bats)" >&2; exit 2; }
-    files+=("tests/lab$nn.bats")
-done
-LAB_BUILD=$variant BUILD="$gbuild" bats --formatter tap \
-    --report-formatter junit --output "$out/junit" "${files[@]}" >"$out/tests.tap"
+for lab in "${labs[@]}"; do files+=("tests/lab${lab%%-*}.bats"); done
+# STUDENT_ROOT: tests that read the student's sources read the graded ones.
+LAB_BUILD=$variant BUILD="$gbuild" GRADE_UNBUILT="$out/unbuilt.tsv" \
+    STUDENT_ROOT="$([ "$variant" = student ] && cd "$student_root" && pwd)" \
+    bats --formatter tap --report-formatter junit --output "$out/junit" "${files[@]}" |
+    shown_path >"$out/tests.tap"
 
 # Bats 1.8.2 may still be writing the JUnit report when it returns: wait for
 # the closing tag before anybody reads it.
@@ -69,13 +126,34 @@ if ! grep -q '</testsuites>' "$report" 2>/dev/null; then
     echo "grade: the JUnit report $report is incomplete" >&2
     exit 1
 fi
-cp "$report" "$out/junit.xml"
+# XML 1.0 allows no control character but tab, newline and carriage return,
+# raw or as a reference; a student's program may print some (colour codes):
+# they are dropped, so that any XML reader takes the file.
+LC_ALL=C tr -d '\000-\010\013\014\016-\037' <"$report" |
+    sed -E 's/&#0*([0-8]|1[124-9]|2[0-9]|3[01]);//g; s/&#[xX]0*([0-8]|[bBcCeEfF]|1[0-9a-fA-F]);//g' |
+    shown_path >"$out/junit.xml"
 
+status=0
 echo "Graded: ${submission:-this tree} ($variant build) on $("$build/tools/gpu-query" count 2>/dev/null || echo 0) GPU(s)"
+while IFS=$'\t' read -r nn why; do
+    echo "lab $nn does not build, so it scores 0 of what this machine can check: $why"
+    status=1
+done <"$out/unbuilt.tsv"
 awk -v rules="$(echo tests/points/lab[0-9][0-9].tsv)" -f tools/score-tap.awk "$out/tests.tap"
 # The JSON comes from the JUnit file, through a real XML parser and serialiser.
-python3 tools/junit-summary.py "$out/junit.xml" tests/points "$out/summary.json" ||
-    echo "grade: could not write $out/summary.json (python3 is needed)" >&2
+written=("$out/junit.xml (JUnit)" "$out/tests.tap")
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "grade: $out/summary.json was not written: python3 is needed" >&2
+    status=1
+elif ! python3 tools/junit-summary.py "$out/junit.xml" tests/points "$out/summary.json"; then
+    echo "grade: $out/summary.json was not written (tools/junit-summary.py failed: its error is above)" >&2
+    rm -f "$out/summary.json"
+    status=1
+else
+    written+=("$out/summary.json")
+fi
 
 echo
-echo "grade: $out/junit.xml (JUnit), $out/summary.json, $out/tests.tap"
+echo "grade: written: $(printf '%s, ' "${written[@]}" | sed 's/, $//')"
+[ "$status" -eq 0 ] || echo "grade: incomplete: see the lines above" >&2
+exit "$status"

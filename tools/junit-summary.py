@@ -10,6 +10,7 @@ and hint (the unfinished TODO or the failed check; the skip reason).
 """
 import json
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -33,15 +34,31 @@ def read_points(path):
     return points
 
 
+CONTROL = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|[\x00-\x08\x0b-\x1f]")
+
+
 def hint_of(text):
-    """The unfinished TODO when there is one, else the failed check's place."""
-    lines = (text or "").splitlines()
+    """The hint tools/score-tap.awk gives: the unfinished TODO or the lab
+    that does not build; else what the program said ("not ok CASE: ...",
+    else its first line) and the failed check's file:line; else that place."""
+    lines = [CONTROL.sub("", line) for line in (text or "").splitlines()]
     for line in lines:
-        if "unfinished: TODO" in line:
-            return line.split("unfinished: ", 1)[1].strip()
+        found = re.match(r"\s*(?:unfinished: (TODO .*)|not built: (.*))", line)
+        if found:
+            return (found.group(1) or found.group(2)).strip()
+    where = ""
     for line in lines:
-        if "in test file" in line:
-            return "see " + line.strip().lstrip("(").rstrip(")").replace("in test file ", "")
+        found = re.search(r"in test file (.*), line (\d+)", line)
+        if found:
+            where = f"{found.group(1)}:{found.group(2)}"
+            break
+    said = [line.split("| ", 1)[1].strip() for line in lines if re.match(r"^ *\| ", line)]
+    said = [line for line in said if line]
+    said = [line for line in said if line.startswith("not ok ")] or said
+    if said:
+        return f"{said[0]} ({where or 'the test output in tests.tap'})"
+    if where:
+        return "see " + where
     return lines[-1].strip() if lines else ""
 
 

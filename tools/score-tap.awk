@@ -5,16 +5,24 @@
 #   "ok N NN: name"            passed
 #   "ok N NN: name # skip why" skipped (no points)
 #   "not ok N NN: name"        failed; the "# ..." lines after it give the hint:
-#                              the unfinished TODO when there is one, else the
-#                              test file and line of the failed check.
+#                              the unfinished TODO or the lab that does not
+#                              build when there is one, else what the program
+#                              said ("not ok CASE: got ..., expected ...") and
+#                              the test's file:line, else that file:line.
+# tools/junit-summary.py gives the same hints from the JUnit file.
 
     # A test's points are looked up by its id (its full name); a test the
     # table does not list earns none (tests/grading.bats keeps the table whole).
     function points(name) { return (name in pts) ? pts[name] : 0 }
-    function finish_failure() {
-        if (pending != "") { hint[pending] = (hintline != "" ? hintline : "see " failline) }
-        pending = ""; hintline = ""; failline = ""
+    function finish_failure(   said, where) {
+        said = (notok != "" ? notok : anysaid)
+        where = (failline != "" ? failline : "the test's output in tests.tap")
+        if (pending != "")
+            hint[pending] = (hintline != "" ? hintline : said != "" ? said " (" where ")" : "see " where)
+        pending = ""; hintline = ""; failline = ""; notok = ""; anysaid = ""
     }
+    # A line as printed, less terminal colour codes and other control bytes.
+    function plain(text) { gsub(/\033\[[0-9;]*[A-Za-z]/, "", text); gsub(/[\001-\010\013-\037]/, "", text); return text }
     BEGIN {
         nfiles = split(rules, files, " ")
         for (k = 1; k <= nfiles; k++)
@@ -40,8 +48,20 @@
         next
     }
     /^# / && pending != "" {
-        if ($0 ~ /unfinished: TODO/) { h = $0; sub(/^# *unfinished: /, "", h); if (hintline == "") hintline = h }
-        else if ($0 ~ /\(in test file / && failline == "") { failline = $0; sub(/^# *\(in test file /, "", failline); sub(/\)$/, "", failline) }
+        if ($0 ~ /^# *(unfinished: TODO|not built: )/) {
+            h = $0; sub(/^# *(unfinished|not built): /, "", h); if (hintline == "") hintline = plain(h)
+        }
+        # Bats writes "(in test file F, line N)", or "#  in test file F, line N)"
+        # after the helpers' lines when the check failed inside one.
+        else if ($0 ~ /in test file / && failline == "") {
+            failline = $0; sub(/^.*in test file /, "", failline); sub(/\)$/, "", failline); sub(/, line /, ":", failline)
+        }
+        # What the program said (tests/helpers/lab.bash: program_said).
+        else if ($0 ~ /^# +\| /) {
+            h = plain($0); sub(/^# +\| */, "", h)
+            if (h ~ /^not ok / && notok == "") notok = h
+            else if (anysaid == "" && h != "") anysaid = h
+        }
         next
     }
     END {

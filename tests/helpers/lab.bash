@@ -24,9 +24,46 @@ built() {
     return 1
 }
 
+# lab_unbuilt NN: true when `make grade` could not build lab NN (it lists
+# such labs in $GRADE_UNBUILT: number, the compiler's first error); prints
+# the hint "not built: lab NN does not build: FILE:LINE: error ...".
+lab_unbuilt() {
+    local why
+    [ -n "${GRADE_UNBUILT:-}" ] && [ -f "$GRADE_UNBUILT" ] || return 1
+    why=$(awk -F'\t' -v nn="$1" '$1 == nn { print $2; exit }' "$GRADE_UNBUILT")
+    [ -n "$why" ] || return 1
+    echo "not built: lab $1 does not build: $why"
+}
+
 # lab_program NN: the path of lab NN's program in the chosen build.
 lab_program() {
+    lab_unbuilt "$1" >&2 && return 1
     built "$BUILD_DIR/$LAB_BUILD/bin" "$1"
+}
+
+# unbuilt_gate NN: for a lab that did not build, end the test as the
+# student's program would have on this machine: skipped where the machine
+# lacks what the test needs (the reference build, when there is one, says
+# so by exiting 77; without one, a machine with no GPU can run no lab),
+# else failed with the compiler's error. A GPU test must not turn into a
+# failure, and the maximum must not grow, because a binary is missing.
+# ARGS... are the program's arguments; UNBUILT_ENV, a file of exports
+# (capture's), is read for that run.
+unbuilt_gate() {
+    local nn=$1 why standin
+    why=$(lab_unbuilt "$nn") || return 0
+    shift
+    if standin=$(built "$BUILD_DIR/ref/bin" "$nn" 2>/dev/null); then
+        status=0
+        output=$(
+            [ -f "${UNBUILT_ENV:-}" ] && . "$UNBUILT_ENV"
+            "$standin" "$@" 2>&1
+        ) || status=$?
+        skip_if_77
+    elif [ "$(gpu_count)" = 0 ] || [ -z "$(gpu_count)" ]; then
+        skip "needs a GPU, this machine has 0 (and lab $nn does not build)"
+    fi
+    fail "$why"
 }
 
 # gpu_count: how many GPUs this machine has (0 without a driver).
@@ -86,7 +123,8 @@ program_said() {
 
 # lab_run NN ARGS...: run lab NN's program (stdout and stderr together).
 lab_run() {
-    local program
+    local program why
+    why=$(lab_unbuilt "$1") && fail "$why"
     program=$(lab_program "$1") || fail "lab $1 is not built"
     shift
     run "$program" "$@"
@@ -97,6 +135,7 @@ lab_run() {
 # lab_run_gpu NN ARGS...: lab_run, then skip when the program says the
 # machine lacks what it needs (exit 77).
 lab_run_gpu() {
+    unbuilt_gate "$@"
     lab_run "$@"
     skip_if_77
 }
@@ -109,9 +148,15 @@ lab_run_gpu() {
 capture() {
     local name=$1 lab=$2 program base="$BATS_FILE_TMPDIR/$1"
     shift 2
+    rm -f "$base.env" "$base.status" "$base.unbuilt"
+    if lab_unbuilt "$lab" >/dev/null; then
+        : >"$base.unbuilt" # the arguments, for unbuilt_gate when a test asks
+        [ $# -eq 0 ] || printf '%q ' "$@" >"$base.unbuilt"
+        echo "$lab" >"$base.lab"
+        return 0
+    fi
     program=$(lab_program "$lab") || return 0
     printf '%q ' "$program" "$@" >"$base.cmd"
-    rm -f "$base.env" "$base.status"
     if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
         printf 'export CUDA_VISIBLE_DEVICES=%q\n' "$CUDA_VISIBLE_DEVICES" >"$base.env"
     fi
@@ -133,6 +178,10 @@ run_capture() {
 # unfinished TODO or a missing program.
 captured() {
     local base="$BATS_FILE_TMPDIR/$1"
+    if [ -f "$base.unbuilt" ]; then
+        eval "set -- $(cat "$base.unbuilt")"
+        UNBUILT_ENV="$base.env" unbuilt_gate "$(cat "$base.lab")" "$@"
+    fi
     [ -f "$base.status" ] || { [ -f "$base.cmd" ] && run_capture "$1"; }
     [ -f "$base.status" ] || fail "the program was not run (is it built?)"
     output=$(cat "$base.out")
@@ -246,7 +295,8 @@ run_checker() {
 # which calls the student's functions directly) in the chosen build; each
 # failing case is a line "not ok CASE: what was returned and what was expected".
 unit_run() {
-    local program
+    local program why
+    why=$(lab_unbuilt "$1") && fail "$why"
     program=$(built "$BUILD_DIR/$LAB_BUILD/unit" "$1") || fail "lab $1: no unit-test driver (build it with 'make')"
     shift
     run "$program" "$@"
