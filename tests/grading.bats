@@ -37,7 +37,7 @@ score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.
     command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
     local junit="$BATS_TEST_TMPDIR/junit.xml"
     # A hint with a tab, quotes and a backslash must still give valid JSON.
-    sed 's|see the handout&#39;s step 01.1|a "quoted"\tword \\ and a tab: &#9;|' \
+    sed 's|see TODO 01.1 under The TODOs in the lab&#39;s handout|a "quoted"\tword \\ and a tab: &#9;|' \
         "$FIXTURES/grade-skeleton-nogpu.junit.xml" >"$junit"
     run python3 "$REPO_ROOT/tools/junit-summary.py" "$junit" "$REPO_ROOT/tests/points" "$BATS_TEST_TMPDIR/s.json"
     assert_success
@@ -48,7 +48,7 @@ hint = [t["hint"] for t in lab["tests"] if "TODO 01.1" in t["hint"]][0]
 print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab["tests"]),
       sum(t["state"] == "failed" for t in lab["tests"]), "\t" in hint, "\"quoted\"" in hint)' "$BATS_TEST_TMPDIR/s.json"
     assert_success
-    assert_output "0 17 70 01 30 6 True True"
+    assert_output "0 19 71 01 34 6 True True"
 }
 
 @test "grading: make grade scores the reference in full and the untouched skeletons zero, for what this machine can check" {
