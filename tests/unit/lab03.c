@@ -8,6 +8,7 @@
  * when any case failed; `lab03 03.1` or `lab03 03.3` runs one TODO's cases.
  */
 #include "peer_kernels.h"
+#include "unit_groups.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -77,19 +78,8 @@ static void peer_both_cases(void)
  */
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *id;
-        void (*run)(void);
-    } groups[] = {{"03.1", peer_both_cases}, {"03.3", grid_cases}};
-    int ran = 0;
-    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
-        if (argc < 2 || strcmp(argv[1], groups[i].id) == 0) {
-            groups[i].run();
-            ran++;
-        }
-    if (ran == 0) {
-        fprintf(stderr, "usage: %s [03.1|03.3]\n", argv[0]);
+    static const unit_group groups[] = {{"03.1", peer_both_cases}, {"03.3", grid_cases}};
+    if (unit_run_groups(groups, sizeof groups / sizeof groups[0], argc, argv) == 0)
         return 2;
-    }
     return failed;
 }

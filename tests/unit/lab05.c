@@ -8,6 +8,7 @@
  * when any case failed.
  */
 #include "p2p_perf.h"
+#include "unit_groups.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -161,20 +162,9 @@ static void cache_config_errors(void)
  */
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *id;
-        void (*run)(void);
-    } groups[] = {{"05.1", per_link_and_lane}, {"05.2", counted_bytes}, {"05.6", host_timer_errors},
+    static const unit_group groups[] = {{"05.1", per_link_and_lane}, {"05.2", counted_bytes}, {"05.6", host_timer_errors},
                   {"05.7", cache_config_errors}};
-    int ran = 0;
-    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
-        if (argc < 2 || strcmp(argv[1], groups[i].id) == 0) {
-            groups[i].run();
-            ran++;
-        }
-    if (ran == 0) {
-        fprintf(stderr, "usage: %s [05.1|05.2|05.6|05.7]\n", argv[0]);
+    if (unit_run_groups(groups, sizeof groups / sizeof groups[0], argc, argv) == 0)
         return 2;
-    }
     return failed;
 }
