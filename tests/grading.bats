@@ -299,7 +299,7 @@ lab02_wrong_and_coloured() {
     local file="$1/labs/02-memcpy-peer/student/p2p_copy.c"
     unifdef -ULAB_SKELETON "$REPO_ROOT/solutions/02-memcpy-peer/p2p_copy.c" |
         sed -e 's|^#include <stdint.h>|&\n#include <stdio.h>|' \
-            -e 's|^    \*bytes = count \* elem_size;|    *bytes = count * elem_size + 1;\n    fprintf(stderr, "error: \\x1b[31mdebug\\x1b[0m\\n");|' >"$file"
+            -e 's|^    \*bytes = count \* elem_size;|    *bytes = count * elem_size + 1;\n    fprintf(stderr, "error: \\x1b[31mdebug\\x1b[0m \\xff\\xfe\\n");|' >"$file"
     grep -q 'elem_size + 1' "$file" || fail "the lab 02 edit no longer applies"
 }
 
@@ -361,7 +361,7 @@ graded_submission() {
     assert_line --regexp '^02 +[0-9]+ of [0-9]+ +[1-9][0-9]* of '
 }
 
-@test "grading: control characters a program prints do not break junit.xml, and summary.json is written" {
+@test "grading: control characters and bytes that are not UTF-8 a program prints do not break junit.xml, and summary.json is written" {
     command -v unifdef >/dev/null || skip "unifdef is needed to make the submission"
     local tree="$BATS_FILE_TMPDIR/coloured"
     [ -d "$tree" ] || { submission_tree "$tree" && lab02_wrong_and_coloured "$tree"; }
@@ -413,7 +413,26 @@ print([t["hint"] for l in d["labs"] for t in l["tests"] if t["name"].startswith(
     run env BUILD="$build" GRADE_LABS="01 98" "$REPO_ROOT/tools/grade.sh"
     assert_equal "$status" 2
     assert_output --partial "no lab 98"
+    run env BUILD="$build" GRADE_BUILD=bogus GRADE_LABS=02 "$REPO_ROOT/tools/grade.sh"
+    assert_equal "$status" 2
+    assert_output "grade: GRADE_BUILD: 'bogus' is neither student nor ref"
     assert_equal "$(cat "$build/grade/summary.json")" kept
+}
+
+@test "grading: a lab named twice in GRADE_LABS is graded once" {
+    run make -s -C "$REPO_ROOT" grade GRADE_BUILD=ref GRADE_LABS="2 02" BUILD="$BUILD_DIR" CUDA_ARCH=90
+    assert_success
+    assert_equal "$(grep -c '^02 ' <<<"$output")" 1
+    assert_line --regexp '^02 +([0-9]+) of 29 '
+}
+
+@test "grading: make grade takes a SUBMISSION whose path has a space" {
+    command -v unifdef >/dev/null || skip "unifdef is needed to make the submission"
+    local tree="$BATS_TEST_TMPDIR/a student/tree"
+    submission_tree "$tree"
+    run make -s -C "$REPO_ROOT" grade SUBMISSION="$tree" GRADE_LABS=02 BUILD="$BUILD_DIR" CUDA_ARCH=90
+    assert_success
+    assert_line --regexp '^02 '
 }
 
 @test "grading: with SUBMISSION the hints name the submission's files, not the grader's copy" {

@@ -24,6 +24,11 @@ build=${BUILD:-build}
 out="$build/grade"
 variant=${GRADE_BUILD:-student}
 submission=${SUBMISSION:-}
+case $variant in
+student) ;;
+ref) [ -d solutions ] || { echo "grade: GRADE_BUILD=ref: this tree has no reference solutions (a student tree)" >&2; exit 2; } ;;
+*) echo "grade: GRADE_BUILD: '$variant' is neither student nor ref" >&2; exit 2 ;;
+esac
 
 if [ -n "$submission" ]; then
     if [ "$variant" = ref ]; then
@@ -51,7 +56,7 @@ for id in ${GRADE_LABS:-$(cd tests && ls lab[0-9][0-9].bats | sed 's/^lab//; s/\
         echo "grade: GRADE_LABS: no lab $nn (no tests/lab$nn.bats or labs/$nn-*)" >&2
         exit 2
     fi
-    labs+=("$lab")
+    [[ " ${labs[*]} " == *" $lab "* ]] || labs+=("$lab") # a lab named twice is graded once
 done
 
 rm -rf "$out"
@@ -128,8 +133,8 @@ if ! grep -q '</testsuites>' "$report" 2>/dev/null; then
 fi
 # XML 1.0 allows no control character but tab, newline and carriage return,
 # raw or as a reference; a student's program may print some (colour codes):
-# they are dropped, so that any XML reader takes the file.
-LC_ALL=C tr -d '\000-\010\013\014\016-\037' <"$report" |
+# they are dropped, as are bytes that are not UTF-8, so that any XML reader takes the file.
+iconv -c -f UTF-8 -t UTF-8 <"$report" | LC_ALL=C tr -d '\000-\010\013\014\016-\037' |
     sed -E 's/&#0*([0-8]|1[124-9]|2[0-9]|3[01]);//g; s/&#[xX]0*([0-8]|[bBcCeEfF]|1[0-9a-fA-F]);//g' |
     shown_path >"$out/junit.xml"
 
