@@ -573,8 +573,11 @@ no_gpu_report() {
             fail "the report does not show the bandwidth plot of lab05-$suffix.csv"
     done < <(recording_kinds)
     # The one-GPU recording is the one with the host link's series.
-    sed -n '/^### Recorded on 1x .*/,/^## /p' "$report/report.md" | grep -q 'this recording has rows for the routes .*host' ||
+    sed -n '/^### Recorded on 1x .*/,/^## /p' "$report/report.md" | grep -q 'This recording has rows for the routes .*host' ||
         fail "the host-link route of lab05-run-1xh200.csv is not named beside its plots"
+    # The first line gives the day once: this machine is named by its GPUs alone.
+    [ "$(sed -n '3p' "$report/report.md" | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2}' | wc -l)" -eq 1 ] ||
+        fail "the report's first line gives the date more than once: $(sed -n '3p' "$report/report.md")"
 }
 
 @test "repo: labs that ran here are reported with this machine's verdicts; one that could not, with the recordings'" {

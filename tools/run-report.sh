@@ -126,7 +126,7 @@ done
 
 # The GPUs' names for plot titles, e.g. "2x NVIDIA H200".
 here=""
-[ ${#labs[@]} -gt 0 ] && here=$(machine_of "$work/data/${labs[0]}.csv")
+[ ${#labs[@]} -gt 0 ] && here=$(gpus_of "$work/data/${labs[0]}.csv")
 
 # ----------------------------------------------------------------- the plots
 # plot LAB CSV TAG MACHINE: run the lab's plot script on CSV (titles naming
@@ -244,8 +244,8 @@ lab_section() {
         "$tool" report "$fixture" | sed 's/^### /#### /' # under this recording's heading
         echo
         if [ -f "labs/$lab/harness/plots.gp" ]; then
-            echo "The plots' keys name every series the lab draws; this recording has rows for the routes" \
-                 "$(routes_of "$fixture") only, so a series of any other route has no points."
+            echo "This recording has rows for the routes $(routes_of "$fixture") only: the plots show" \
+                 "those, and the series of any other route are left out."
             echo
         fi
         plot "$lab" "$(pwd)/$fixture" "$tag" "$(machine_of "$fixture")"
