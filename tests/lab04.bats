@@ -177,7 +177,8 @@ assert_exact() {
             # work, named as the programs name it (file:line).
             output=$(grep -nE 'LAB_TODO\("04\.[2347]"\)' "$file" | head -n 1 |
                 awk -v f="$shown" '{ match($0, /"04\.[0-9]+"/); n = $0; sub(/:.*/, "", n)
-                    printf "TODO %s is not done yet (%s:%s)\n", substr($0, RSTART + 1, RLENGTH - 2), f, n }')
+                    id = substr($0, RSTART + 1, RLENGTH - 2) # common/todo.c says it so
+                    printf "TODO %s is not done yet (%s:%s): see TODO %s under The TODOs in the lab'"'"'s handout\n", id, f, n, id }')
             fail_if_todo
             fail "$kernel has no system-scope atomic add (atomicAdd_system): device scope is atomic only within one GPU"
         fi
