@@ -318,6 +318,14 @@ lab_names() {
         assert_line --regexp "^  $lab +not built yet: run make$"
     done
     refute_output --regexp "its [0-9]+ experiments"
+    # Where doctor's own build failed, "run make" would fail again: it says so.
+    command -v "${NVCC:-nvcc}" >/dev/null || return 0 # doctor.sh finds it as NVCC or on PATH
+    BUILD="$fake" DOCTOR_MAKE=false DOCTOR_BUILD=reference run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    assert_output --partial "could not build all of it"
+    for lab in $(lab_names | tail -n +2); do
+        assert_line --regexp "^  $lab +does not build: see the errors under 'Building'"
+    done
 }
 
 @test "repo: make help lists the targets and the variables" {

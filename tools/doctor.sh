@@ -89,6 +89,7 @@ if [ -n "${DOCTOR_BUILD:-}" ]; then
         if ${DOCTOR_MAKE:-make} --no-print-directory -k $jobs $DOCTOR_BUILD >"$log" 2>&1; then
             echo "  built: the course's tools and every lab's program"
         else
+            build_failed=$log
             echo "  could not build all of it (the first errors; the whole output is in $log):"
             grep -m 5 -E 'error|Error [0-9]' "$log" | sed 's/^/    /'
         fi
@@ -166,7 +167,9 @@ for dir in labs/[0-9][0-9]-*/; do
     # Only what was asked is said: a program that is not built, or whose
     # --list fails, gets no count and no verdict.
     if [ ! -x "$program" ]; then
-        if have "$nvcc"; then
+        if [ -n "${build_failed:-}" ]; then # make just failed: running it again would too
+            printf '  %-22s %s\n' "$lab" "does not build: see the errors under 'Building' (all in $build_failed)"
+        elif have "$nvcc"; then
             printf '  %-22s %s\n' "$lab" "not built yet: run make"
         else
             printf '  %-22s %s\n' "$lab" "not built: it needs the CUDA toolkit (nvcc)"
