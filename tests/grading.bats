@@ -426,6 +426,17 @@ print([t["hint"] for l in d["labs"] for t in l["tests"] if t["name"].startswith(
     assert_line --regexp '^02 +([0-9]+) of 29 '
 }
 
+@test "grading: a submission without a lab's files is told so, not sent to a harness link error" {
+    command -v unifdef >/dev/null || skip "unifdef is needed to make the submission"
+    local tree="$BATS_TEST_TMPDIR/partial"
+    submission_tree "$tree"
+    rm -r "$tree/labs/04-peer-atomics"
+    run make -s -C "$REPO_ROOT" grade SUBMISSION="$tree" GRADE_LABS="02 04" BUILD="$BUILD_DIR" CUDA_ARCH=90
+    assert_output --partial "lab 04 does not build, so it scores 0 of what this machine can check: the submission has no labs/04-peer-atomics/student/ files"
+    refute_output --partial "undefined reference"
+    assert_line --regexp '^02 '
+}
+
 @test "grading: make grade takes a SUBMISSION whose path has a space" {
     command -v unifdef >/dev/null || skip "unifdef is needed to make the submission"
     local tree="$BATS_TEST_TMPDIR/a student/tree"

@@ -103,8 +103,12 @@ for lab in "${labs[@]}"; do
     nn=${lab%%-*}
     targets=("$gbuild/$variant/bin/$lab")
     [ -f "tests/unit/lab$nn.c" ] && targets+=("$gbuild/$variant/unit/$lab")
-    if ! make_grade "${targets[@]}" >"$out/build-$lab.log" 2>&1; then
-        printf '%s\t%s\n' "$nn" "$(first_error "$out/build-$lab.log")" >>"$out/unbuilt.tsv"
+    missing=""
+    if [ -n "$submission" ] && ! compgen -G "$student_root/$lab/student/*.c*" >/dev/null; then
+        missing="the submission has no labs/$lab/student/ files"
+    fi
+    if [ -n "$missing" ] || ! make_grade "${targets[@]}" >"$out/build-$lab.log" 2>&1; then
+        printf '%s\t%s\n' "$nn" "${missing:-$(first_error "$out/build-$lab.log")}" >>"$out/unbuilt.tsv"
         # The reference build of the lab stands in to say which of its tests
         # this machine could check at all.
         [ "$variant" = student ] && [ -d "solutions/$lab" ] &&
