@@ -89,7 +89,11 @@ static void store(const char *prog, const lab_option *o, char *value)
     lab_keys *keys = (lab_keys *)o->target;
     switch (o->kind) {
     case LAB_OPT_FLAG: *(bool *)o->target = true; break;
-    case LAB_OPT_TEXT: *(const char **)o->target = value; break;
+    case LAB_OPT_TEXT:
+        if (value[0] == '\0') /* "--out=" or --out "" */
+            lab_usage_error(prog, "option '--%s' needs a value", o->name);
+        *(const char **)o->target = value;
+        break;
     case LAB_OPT_KEYS:
         for (char *key = strtok(value, ","); key != NULL; key = strtok(NULL, ",")) {
             if (keys->count == LAB_MAX_KEYS)
@@ -125,6 +129,8 @@ static LAB_NORETURN void getopt_error(const char *prog, char **argv, int opt,
         const size_t len = strcspn(word + 2, "=");
         const struct option *flag = NULL;
         int matches = 0;
+        if (len == 4 && strncmp(word + 2, "help=", 5) == 0) /* --help is not in the table */
+            lab_usage_error(prog, "option '--help' takes no value");
         for (const struct option *o = longs; o->name; o++)
             if (strncmp(o->name, word + 2, len) == 0) {
                 flag = o;

@@ -87,6 +87,8 @@ assert_all_ones() {
         "-t nosuch|no experiment 'nosuch'"
         "-z|unknown option '-z'"
         "--quick=yes|option '--quick' takes no value"
+        "--help=yes|option '--help' takes no value"
+        "--out=|option '--out' needs a value"
     )
     local entry args want
     for entry in "${cases[@]}"; do
