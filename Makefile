@@ -226,7 +226,8 @@ LAB_ID := $(firstword $(subst -, ,$(LAB)))
 LAB_NN := $(if $(filter 1 2 3 4 5 6 7 8 9,$(LAB_ID)),0$(LAB_ID),$(LAB_ID))
 check: deps tools ## check your work on one lab: make check LAB=01
 	$(if $(LAB),,$(error say which lab: make check LAB=01 (labs: $(LABS))))
-	$(if $(wildcard tests/lab$(LAB_NN).bats),,$(error no tests for lab '$(LAB)': expected tests/lab$(LAB_NN).bats (labs: $(LABS))))
+	$(if $(word 2,$(LAB)),$(error make check takes one lab, not '$(LAB)': make check LAB=01 (make grade GRADE_LABS="01 02" scores several)))
+	$(if $(wildcard tests/lab$(LAB_NN).bats),,$(error no lab '$(LAB)' (labs: $(LABS))))
 	$(Q)$(MAKE) --no-print-directory $(filter $(BUILD)/student/bin/$(LAB_NN)-% $(BUILD)/student/unit/$(LAB_NN)-%,$(student_BINS) $(student_UNITS))
 	$(Q)log=$(BUILD)/test-logs/check-$(LAB_NN).tap; rc=0; \
 	    BUILD=$(BUILD) LAB_BUILD=student TAP_LOG=$$log tests/run-bats.sh tests/lab$(LAB_NN).bats || rc=$$?; \

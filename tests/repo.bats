@@ -360,10 +360,16 @@ lab_names() {
     done
 }
 
-@test "repo: make check without LAB says how to call it" {
+@test "repo: make check without LAB, with two labs or with no lab says how to call it" {
     run make -s -C "$REPO_ROOT" check CUDA_ARCH=90
     assert_failure
     assert_output --partial "make check LAB=01"
+    run make -s -C "$REPO_ROOT" check LAB="01 02" CUDA_ARCH=90
+    assert_failure
+    assert_output --partial "make check takes one lab, not '01 02'"
+    run make -s -C "$REPO_ROOT" check LAB=abc CUDA_ARCH=90
+    assert_failure
+    assert_output --partial "no lab 'abc' (labs: "
 }
 
 @test "repo: build output stays under build/, sources stay clean" {
