@@ -277,9 +277,12 @@ skeletons-check: ## fail when labs/ differs from what the generator makes
 clean: ## remove build/
 	rm -rf $(BUILD)
 
+# In the student tree there is no reference build: its help says whose build runs.
+student_tree_words := sed -E 's/\(reference( build)?; in a student tree, yours/(your build/' |
 help: ## this list
 	@echo "Targets:"
 	@grep -hE '^[a-z-]+:.*## ' $(firstword $(MAKEFILE_LIST)) | sed -E 's/^([a-z-]+):.*## (.*)/\1|\2/' | \
+	    $(if $(STUDENT_TREE),$(student_tree_words)) \
 	    awk -F'|' -v skip=" $(if $(STUDENT_TREE),$(INSTRUCTOR_ONLY)) " 'index(skip, " " $$1 " ") == 0 { printf "  %-16s %s\n", $$1, $$2 }'
 	@echo
 	@echo "Variables (make VAR=value ...):"

@@ -282,4 +282,7 @@ todo_count() { grep -c 'LAB_TODO(' "$1"; }
     assert_line --regexp '^  grade +'
     # make grade GRADE_BUILD=ref, SUBMISSION= and MISTAKES= need the solutions.
     refute_output --regexp 'GRADE_BUILD|SUBMISSION|MISTAKES'
+    # There is no reference build there: run, test and sanitize run the student's.
+    refute_output --partial "reference"
+    assert_line --regexp '^  run +run every lab here \(your build\)'
 }
