@@ -13,7 +13,6 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 static int failed;
 

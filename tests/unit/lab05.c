@@ -13,7 +13,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 static int failed;
 
@@ -162,8 +161,8 @@ static void cache_config_errors(void)
  */
 int main(int argc, char **argv)
 {
-    static const unit_group groups[] = {{"05.1", per_link_and_lane}, {"05.2", counted_bytes}, {"05.6", host_timer_errors},
-                  {"05.7", cache_config_errors}};
+    static const unit_group groups[] = {{"05.1", per_link_and_lane}, {"05.2", counted_bytes},
+                                        {"05.6", host_timer_errors}, {"05.7", cache_config_errors}};
     if (unit_run_groups(groups, sizeof groups / sizeof groups[0], argc, argv) == 0)
         return 2;
     return failed;

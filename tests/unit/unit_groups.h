@@ -12,7 +12,7 @@
 
 /** One TODO's cases. */
 typedef struct unit_group {
-    const char *id;   /**< the TODO id, e.g. "05.1" */
+    const char *id;    /**< the TODO id, e.g. "05.1" */
     void (*run)(void); /**< runs its cases */
 } unit_group;
 
