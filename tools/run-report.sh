@@ -198,6 +198,8 @@ for lab in "${labs[@]}"; do
     done < <(recordings "$lab")
     [ -s "$work/$lab.verdicts.err" ] || rm -f "$work/$lab.verdicts.err"
 done >>"$recorded"
+have_recorded=no # whether any lab's claims come from the recordings
+[ "$(wc -l <"$recorded")" -gt 1 ] && have_recorded=yes
 # recorded_counts: "- on HARDWARE: 12 hold, 7 do not hold, 13 cannot be tested there", a line each.
 recorded_counts() {
     awk -F'\t' 'NR > 1 { if (!($2 in n)) order[++k] = $2; n[$2]++; c[$2, $5]++ }
@@ -295,12 +297,12 @@ not_run_sentences() {
     done
     echo
     ledger_says="says why"
-    [ "$(wc -l <"$recorded")" -gt 1 ] && ledger_says="has each claim, with the recordings' verdicts"
+    [ "$have_recorded" = yes ] && ledger_says="has each claim, with the recordings' verdicts"
     echo "The chapter's claims on this machine: $(count_verdict holds) hold, $(count_verdict does_not_hold) do not hold," \
          "$(count_verdict untested) cannot be tested here" \
          "([the ledger](#the-chapters-claims-on-this-machine) $ledger_says)."
     echo
-    if [ "$(wc -l <"$recorded")" -gt 1 ]; then
+    if [ "$have_recorded" = yes ]; then
         echo "Not measured here: what the course recorded elsewhere for the" \
              "$(cut -f3 "$recorded" | tail -n +2 | sort -u | wc -l) claims of the labs that did not run here" \
              "(verdicts recomputed from tests/fixtures by each lab's host tool):"
@@ -329,7 +331,7 @@ not_run_sentences() {
     echo "Each claim of chapter 4 that a lab tests, in the chapter's words, with this run's verdict and"
     echo "the measurement; *cannot be tested here* says what this machine lacks."
     last_header="measured on this machine"
-    if [ "$(wc -l <"$recorded")" -gt 1 ]; then
+    if [ "$have_recorded" = yes ]; then
         echo "For a lab that did not run here (the top says why), the last column gives instead what each"
         echo "of the course's recordings says, named with its hardware: not a measurement of this machine."
         last_header="measured on this machine, or what the course recorded"
