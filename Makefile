@@ -213,7 +213,7 @@ deps: ## install what the tests and the slides need (apt-get when run as root), 
 	$(Q)DEPS_SLIDES=$(if $(filter deps slides,$(MAKECMDGOALS)),1,0) tools/ensure-deps.sh
 
 run: $(if $(STUDENT_TREE),student,reference) tools ## run every lab here (reference; in a student tree, yours) and write build/report/
-	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/run-report.sh
+	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) NVBANDWIDTH=$(NVBANDWIDTH) tools/run-report.sh
 
 test: deps all ## run the whole test suite (reference build; in a student tree, yours, unfinished TODOs skipped)
 	$(Q)BUILD=$(BUILD) LAB_BUILD=$(RUN_BUILD) LAB_TODO_SKIP=$(STUDENT_TREE) tests/run-bats.sh tests/*.bats
@@ -298,4 +298,5 @@ help: ## this list
 	$(if $(STUDENT_TREE),,@echo "  MISTAKES=GLOB   make mistakes applies only the patches it matches, e.g. MISTAKES='lab04-*'")
 	@echo "  STUDENT_ROOT    where the student's labs/NN-*/student/ folders are (now: $(STUDENT_ROOT))"
 	@echo "  REPORT_QUICK=1  make run runs the labs in their quick form (a short report)"
+	@echo "  NVBANDWIDTH=PATH  nvbandwidth's binary (v0.8): make run and make test set lab 05's host link beside it, run here"
 	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"

@@ -36,6 +36,23 @@ static int of_another_lab(const char *prog, const char *path, const lab_rows *ro
     return 1;
 }
 
+/* Another program's rows, appended to @p rows: a lab's result file (it has claim rows) is
+ * refused, as its rows would be taken for this run's. */
+static int beside(const char *prog, const char *path, lab_rows *rows)
+{
+    lab_rows other = {0};
+    int rc = load(prog, path, &other);
+    if (rc == 0 && lab_rows_count(&other, "claim", NULL) > 0) {
+        fprintf(stderr, "%s: %s: a lab's result file, not another program's rows to set beside\n",
+                prog, path);
+        rc = -1;
+    }
+    for (size_t i = 0; rc == 0 && i < other.count; i++)
+        lab_rows_add(rows, &other.row[i]);
+    lab_rows_free(&other);
+    return rc;
+}
+
 /* Compare the recorded claim rows with the recomputed ones, id by id. */
 static int check(const char *prog, const lab_rows *recorded, const lab_rows *fresh)
 {
@@ -69,20 +86,31 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: %s verdicts FILE.csv   the claims' verdicts recomputed, as CSV rows\n"
                    "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
-                   "       %s report FILE.csv     the lab's report section (Markdown)\n",
+                   "       %s report FILE.csv [BESIDE.csv ...]\n"
+                   "                    the lab's report section (Markdown); the rows of\n"
+                   "                    BESIDE (another program's run, such as nvbandwidth's)\n"
+                   "                    are set beside the lab's where its report section\n"
+                   "                    knows them\n",
                    prog, prog, prog);
             return LAB_EXIT_OK;
         }
-    if (argc != 3)
+    if (argc < 3)
         lab_usage_error(prog, "expected a command and one file (verdicts, check or report "
                         "FILE.csv)");
     if (strcmp(argv[1], "verdicts") != 0 && strcmp(argv[1], "check") != 0 &&
         strcmp(argv[1], "report") != 0)
         lab_usage_error(prog, "unknown command: %s", argv[1]);
+    if (argc > 3 && strcmp(argv[1], "report") != 0)
+        lab_usage_error(prog, "%s takes one file", argv[1]);
     if (load(prog, argv[2], &recorded) != 0 || of_another_lab(prog, argv[2], &recorded) ||
         load(prog, argv[2], &fresh) != 0)
         return LAB_EXIT_FAIL;
     lab_claims_judge(&lab_host, &fresh);
+    /* After the verdicts, so that rows beside never change one; a lab without a report section
+     * of its own (a table of its rows) has nothing to set them beside. */
+    for (int i = 3; lab_host.report != NULL && i < argc; i++)
+        if (beside(prog, argv[i], &fresh) != 0)
+            return LAB_EXIT_FAIL;
     if (strcmp(argv[1], "verdicts") == 0) {
         /* lab_claims_judge appended the claim rows, one per claim, at the end. */
         const size_t n = lab_host.claim_count;

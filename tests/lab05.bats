@@ -353,17 +353,88 @@ host_gpu() {
     assert_success
 }
 
-@test "05: the run recorded on 1x H200 met nvbandwidth's host-link bars (0.98x, latency 1.02x)" {
+@test "05: the run recorded on 1x H200 met the host-link bars of nvbandwidth run beside it (0.98x, latency 1.02x)" {
     local fixture="$FIXTURES/lab05-run-1xh200.csv"
     lab05_single_h200_gen5 "$fixture" || fail "the 1x H200 fixture does not describe one H200 on PCIe Gen5 x16"
-    run lab05_check_host_bars "$fixture"
+    run lab05_check_host_bars "$fixture" "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json
     assert_success
 }
 
-@test "05: the host link reaches 0.98x of nvbandwidth on a single H200 with PCIe Gen5 x16" {
+@test "05: the host-link bars fail a run below nvbandwidth, and a reference that is not nvbandwidth's" {
+    local file="$BATS_TEST_TMPDIR/slow.csv"
+    awk -F, -v OFS=, '$1 == "ce_bandwidth" && $3 == "host" && $6 == "each_way" { $13 = $13 * 0.8 } 1' \
+        "$FIXTURES/lab05-run-1xh200.csv" >"$file"
+    run lab05_check_host_bars "$file" "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json
+    assert_failure
+    assert_output --partial "ce_bandwidth ce h2d each_way"
+    run lab05_check_host_bars "$FIXTURES/lab05-run-1xh200.csv" "$FIXTURES/lab05-run-1xh200.csv"
+    assert_failure
+    assert_output --partial "not nvbandwidth's JSON output"
+}
+
+@test "05: the report sets nvbandwidth's best beside the host link, and says how to get it when none is given" {
+    local tool="$BUILD_DIR/host/05-p2p-performance" fixture="$FIXTURES/lab05-run-1xh200.csv"
+    local nvb="$BATS_TEST_TMPDIR/nvbandwidth.csv"
+    python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json >"$nvb"
+    run "$tool" report "$fixture" "$nvb"
+    assert_success
+    assert_output --partial "beside nvbandwidth v0.8 on GPU 0 (NVIDIA H200), the best of its 2 runs"
+    # The best of the two runs: before 44.0738, after 39.5649 GB/s.
+    local best
+    best=$(python3 -c 'import json, sys
+print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
+          for t in json.load(open(f))["nvbandwidth"]["testcases"]
+          if t["name"] == "host_to_device_bidirectional_memcpy_ce"))' "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json)
+    assert_output --regexp "\| host -> GPU, copy engine, while GPU -> host runs \| [0-9.]+ \| 63.0 \| $(printf '%.1f' "$best") \|"
+    run "$tool" report "$fixture"
+    assert_success
+    assert_output --partial "No nvbandwidth run beside it: \`make run NVBANDWIDTH=/path/to/nvbandwidth\`"
+    assert_output --partial "| host -> GPU, copy engine | 55.4 | 63.0 | - | - |"
+    # Another lab's result file is no run to set beside; check and verdicts take one file.
+    run "$tool" report "$fixture" "$FIXTURES/lab05-run.csv"
+    assert_failure 1
+    assert_output --partial "a lab's result file, not another program's rows"
+    run "$tool" verdicts "$fixture" "$nvb"
+    assert_failure 2
+    assert_output --partial "verdicts takes one file"
+}
+
+@test "05: nvbandwidth's JSON is refused when it is not nvbandwidth's, records an error or has no host-link figure" {
+    local rows="$REPO_ROOT/tools/nvbandwidth_rows.py" j="$BATS_TEST_TMPDIR/run.json"
+    echo '{"other": 1}' >"$j"
+    run python3 "$rows" "$j"
+    assert_failure 1
+    assert_output --partial "not nvbandwidth's JSON output"
+    echo '{"nvbandwidth": {"error": "cuInit failed", "testcases": []}}' >"$j"
+    run python3 "$rows" "$j"
+    assert_failure 1
+    assert_output --partial "nvbandwidth recorded an error: cuInit failed"
+    echo '{"nvbandwidth": {"testcases": [{"name": "host_to_device_memcpy_ce", "status": "Waived"}]}}' >"$j"
+    run python3 "$rows" "$j"
+    assert_failure 1
+    assert_output --partial "no passed host-link testcase"
+    echo '{"nvbandwidth": {"testcases": [{"name": "host_to_device_memcpy_ce", "status": "Passed", "bandwidth_matrix": [["fast"]]}]}}' >"$j"
+    run python3 "$rows" "$j"
+    assert_failure 1
+    assert_output --partial "GPU 0: not a number: 'fast'"
+    run python3 "$rows"
+    assert_failure 2
+    run "$REPO_ROOT/tools/nvbandwidth.sh" "$BATS_TEST_TMPDIR" "$j"
+    assert_failure 2
+    assert_output --partial "is not an executable"
+}
+
+# nvbandwidth runs just before and just after the lab, on the same machine, so
+# that the bars compare two programs on one link at one time.
+@test "05: the host link reaches 0.98x of nvbandwidth run on this machine (latency 1.02x)" {
+    require_gpus 1
+    [ -n "${NVBANDWIDTH:-}" ] || skip "no nvbandwidth to hold the host link to: NVBANDWIDTH=/path/to/nvbandwidth (v0.8, github.com/NVIDIA/nvbandwidth)"
+    run "$REPO_ROOT/tools/nvbandwidth.sh" "$NVBANDWIDTH" "$BATS_TEST_TMPDIR/before.json"
+    assert_success
     rows bars
-    lab05_single_h200_gen5 "$CAPTURED_CSV" || skip "the bars are for a machine of one H200 on PCIe Gen5 x16"
-    run lab05_check_host_bars "$CAPTURED_CSV"
+    run "$REPO_ROOT/tools/nvbandwidth.sh" "$NVBANDWIDTH" "$BATS_TEST_TMPDIR/after.json"
+    assert_success
+    run lab05_check_host_bars "$CAPTURED_CSV" "$BATS_TEST_TMPDIR/before.json" "$BATS_TEST_TMPDIR/after.json"
     assert_success
 }
 

@@ -31,11 +31,13 @@ BUILD (default build) is where the host tools are.
 """
 
 import csv
+import glob
 import io
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", "build")
@@ -65,14 +67,29 @@ def lab_of(handout):
     return os.path.basename(os.path.dirname(handout))
 
 
-def host_tool(lab, verb, fixture):
+def host_tool(lab, verb, fixture, beside=()):
     tool = os.path.join(ROOT, BUILD, "host", lab)
     if not os.access(tool, os.X_OK):
         fail(f"{tool} is not built (make {BUILD}/host/{lab})")
-    out = subprocess.run([tool, verb, fixture], capture_output=True, text=True)
+    out = subprocess.run([tool, verb, fixture, *beside], capture_output=True, text=True)
     if out.returncode != 0:
         fail(f"{tool} {verb} {fixture}: {out.stderr.strip()}")
     return out.stdout
+
+
+def nvbandwidth_beside(fixture, scratch):
+    """The rows of the nvbandwidth runs recorded with FIXTURE (FIXTURE.nvbandwidth-*.json), as
+    the one file make run's report sets beside it; none without such runs."""
+    runs = sorted(glob.glob(fixture[:-len(".csv")] + ".nvbandwidth-*.json"))
+    if not runs:
+        return ()
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "nvbandwidth_rows.py"),
+                          *runs], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(out.stderr.strip())
+    with open(scratch, "w", encoding="utf-8") as f:
+        f.write(out.stdout)
+    return (scratch,)
 
 
 def fixture_path(lab, name):
@@ -130,7 +147,9 @@ def caption(lab, name, zh):
 
 def report(lab, name, zh):
     path, _ = fixture_path(lab, name)
-    text = host_tool(lab, "report", path).rstrip("\n") + "\n"
+    with tempfile.TemporaryDirectory() as scratch:
+        beside = nvbandwidth_beside(path, os.path.join(scratch, "nvbandwidth.csv"))
+        text = host_tool(lab, "report", path, beside).rstrip("\n") + "\n"
     # Headings of the report section become bold lines: the handout's own
     # headings stay the only ones (and, in Chinese, all translated).
     text = re.sub(r"^#+ (.*)$", r"**\1**", text, flags=re.M)

@@ -19,6 +19,11 @@
 # elsewhere (tests/fixtures/labNN-run*.csv: every recording), named with
 # that recording's hardware. The new report replaces the old one only once
 # complete. Exits 1 only when a lab failed. REPORT_QUICK=1 runs --quick.
+# NVBANDWIDTH=PATH (nvbandwidth's binary) runs nvbandwidth's host-link
+# testcases before the labs and after them (data/nvbandwidth-*.json); their
+# rows (data/nvbandwidth.csv) stand beside the labs' in each lab's report
+# section that knows them. A recording's own nvbandwidth runs
+# (labNN-run*.nvbandwidth-*.json beside it) stand beside it likewise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
@@ -92,8 +97,24 @@ recordings() {
     done
 }
 
+# beside_rows CSV JSON...: the rows of nvbandwidth's runs (tools/nvbandwidth_rows.py);
+# prints CSV, or nothing when no run is given or they cannot be read (said on stderr).
+beside_rows() {
+    local csv=$1
+    shift
+    [ $# -gt 0 ] && [ -f "$1" ] || return 0
+    python3 tools/nvbandwidth_rows.py "$@" >"$csv" && echo "$csv"
+}
+# nvbandwidth_run TAG: nvbandwidth on this machine now, when NVBANDWIDTH is set.
+nvbandwidth_run() {
+    [ -n "${NVBANDWIDTH:-}" ] || return 0
+    echo "[$(printf '%3d' "$(elapsed)")s] nvbandwidth ($1) ..."
+    tools/nvbandwidth.sh "$NVBANDWIDTH" "$work/data/nvbandwidth-$1.json" || failed=1
+}
+
 # ------------------------------------------------------------------ the runs
 failed=0
+nvbandwidth_run before
 declare -A outcome seconds reason
 labs=()
 default_build=ref; [ -d solutions ] || default_build=student # a student tree has no reference
@@ -123,6 +144,9 @@ for program in "$build/$variant"/bin/[0-9][0-9]-*; do
     fi
     echo "[$(printf '%3d' "$(elapsed)")s] $lab: ${outcome[$lab]}${reason[$lab]:+: ${reason[$lab]}} (${seconds[$lab]}s)"
 done
+
+nvbandwidth_run after
+beside_here=$(beside_rows "$work/data/nvbandwidth.csv" "$work"/data/nvbandwidth-*.json) || failed=1
 
 # The GPUs' names for plot titles, e.g. "2x NVIDIA H200".
 here=""
@@ -228,7 +252,7 @@ lab_section() {
         echo "Result: ok (${seconds[$lab]} s; rows: \`data/$lab.csv\`)."
         echo
         if [ -x "$tool" ]; then
-            "$tool" report "$csv"
+            "$tool" report "$csv" $beside_here
             echo
             plot "$lab" "$csv" here "$here"
         fi
@@ -243,7 +267,8 @@ lab_section() {
         echo
         echo "From \`$fixture\`, drawn by the lab's host tool:"
         echo
-        "$tool" report "$fixture" | sed 's/^### /#### /' # under this recording's heading
+        beside=$(beside_rows "$work/$lab-$tag.beside.csv" "${fixture%.csv}".nvbandwidth-*.json)
+        "$tool" report "$fixture" $beside | sed 's/^### /#### /' # under this recording's heading
         echo
         if [ -f "labs/$lab/harness/plots.gp" ]; then
             echo "This recording has rows for the routes $(routes_of "$fixture") only: the plots show" \

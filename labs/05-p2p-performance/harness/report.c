@@ -7,18 +7,22 @@
 
 #include <string.h>
 
-/** nvbandwidth v0.8 on 1x H200 (PCIe Gen5 x16), the figures the host link is held to. */
+/** The host-link transfers held to nvbandwidth: lab 05's rows beside nvbandwidth's testcase
+ *  of the same transfer (tools/nvbandwidth_rows.py gives its rows). */
 static const struct {
-    const char *what, *experiment, *variant, *mode;
-    int to_gpu;        /* 1 host -> GPU, 0 GPU -> host */
-    double reference;  /* GB/s */
+    const char *what, *experiment, *variant, *mode, *testcase;
+    int to_gpu; /* 1 host -> GPU, 0 GPU -> host */
 } bars[] = {
-    {"host -> GPU, copy engine", "ce_bandwidth", "ce", "one_way", 1, 55.5},
-    {"GPU -> host, copy engine", "ce_bandwidth", "ce", "one_way", 0, 55.4},
-    {"host -> GPU, copy engine, while GPU -> host runs", "ce_bandwidth", "ce", "each_way", 1, 50.3},
-    {"GPU -> host, copy engine, while host -> GPU runs", "ce_bandwidth", "ce", "each_way", 0, 50.3},
-    {"host -> GPU, SM kernel (zero-copy loads)", "sm_bandwidth", "sm_pull", "one_way", 1, 51.3},
-    {"GPU -> host, SM kernel (zero-copy stores)", "sm_bandwidth", "sm_push", "one_way", 0, 52.5},
+    {"host -> GPU, copy engine", "ce_bandwidth", "ce", "one_way", "host_to_device_memcpy_ce", 1},
+    {"GPU -> host, copy engine", "ce_bandwidth", "ce", "one_way", "device_to_host_memcpy_ce", 0},
+    {"host -> GPU, copy engine, while GPU -> host runs", "ce_bandwidth", "ce", "each_way",
+     "host_to_device_bidirectional_memcpy_ce", 1},
+    {"GPU -> host, copy engine, while host -> GPU runs", "ce_bandwidth", "ce", "each_way",
+     "device_to_host_bidirectional_memcpy_ce", 0},
+    {"host -> GPU, SM kernel (zero-copy loads)", "sm_bandwidth", "sm_pull", "one_way",
+     "host_to_device_memcpy_sm", 1},
+    {"GPU -> host, SM kernel (zero-copy stores)", "sm_bandwidth", "sm_push", "one_way",
+     "device_to_host_memcpy_sm", 0},
 };
 
 static void links(const lab_rows *rows, FILE *out)
@@ -73,33 +77,79 @@ static void bandwidth(const lab_rows *rows, FILE *out)
     }
 }
 
-/* Each bar's best at 64 MiB or more (the plateau) on GPU a's host link. */
+/* The fastest row of one transfer on GPU a's host link at @p min_bytes or more. */
+static const lab_row *fastest(const lab_rows *rows, const char *experiment, const char *variant,
+                              const char *mode, int to_gpu, int a, size_t min_bytes)
+{
+    const lab_row *best = NULL;
+    for (size_t j = 0; j < rows->count; j++) {
+        const lab_row *r = &rows->row[j];
+        if (lab_row_matches(r, experiment, variant, "host", mode, to_gpu ? -1 : a,
+                            to_gpu ? a : -1, 0) &&
+            r->bytes >= min_bytes && (best == NULL || r->gbps > best->gbps))
+            best = r;
+    }
+    return best;
+}
+
+/* A figure beside nvbandwidth's: its value and ratio, or dashes without nvbandwidth's row. */
+static void beside(FILE *out, const char *what, double here, double peak, double theirs,
+                   const char *format)
+{
+    fprintf(out, "| %s | ", what);
+    fprintf(out, format, here);
+    fputs(" | ", out);
+    if (peak > 0)
+        fprintf(out, "%.1f", peak);
+    fputs(" | ", out);
+    if (theirs > 0) {
+        fprintf(out, format, theirs);
+        fprintf(out, " | %.3f |\n", here / theirs);
+    } else {
+        fputs("- | - |\n", out);
+    }
+}
+
+/* Each transfer's best at 64 MiB or more (the plateau) on GPU a's host link, beside the best
+ * of the nvbandwidth runs given with the rows (bandwidth: the most; latency: the least). */
 static void host_bars(const lab_rows *rows, FILE *out)
 {
     const int a = lab05_config(rows, "pair_a", 0);
+    const size_t runs = lab_rows_count(rows, "nvbandwidth", "version");
     if (!lab_rows_find(rows, "ce_bandwidth", NULL, "host", NULL, 0))
         return;
-    fprintf(out, "\nThe host link of GPU %d (best at 64 MiB or more) beside nvbandwidth v0.8 on "
-                 "1x NVIDIA H200 (PCIe Gen5 x16; the bars there: at least 0.98x, latency at "
-                 "most 1.02x):\n\n| transfer | here GB/s | peak | nvbandwidth | ratio |\n"
-                 "| --- | --- | --- | --- | --- |\n", a);
+    fprintf(out, "\nThe host link of GPU %d (best at 64 MiB or more)", a);
+    if (runs > 0) {
+        const lab_row *v = lab_rows_find(rows, "nvbandwidth", "version", NULL, NULL, 0);
+        const lab_row *g = lab_rows_pick(rows, "nvbandwidth", "gpu", NULL, NULL, a, -1, 0);
+        fprintf(out, " beside nvbandwidth %s on GPU %d (%s), the best of its %zu run%s (the "
+                "course's bars: at least 0.98x, latency at most 1.02x):\n", v->value, a,
+                g ? g->value : "not in its device list", runs, runs > 1 ? "s" : "");
+    } else {
+        fprintf(out, ". No nvbandwidth run beside it: `make run NVBANDWIDTH=/path/to/nvbandwidth`"
+                " runs nvbandwidth v0.8 here first (tools/nvbandwidth.sh).\n");
+    }
+    fprintf(out, "\n| transfer | here GB/s | peak | nvbandwidth | ratio |\n"
+                 "| --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < sizeof bars / sizeof bars[0]; i++) {
-        const lab_row *best = NULL;
-        for (size_t j = 0; j < rows->count; j++) {
-            const lab_row *r = &rows->row[j];
-            if (lab_row_matches(r, bars[i].experiment, bars[i].variant, "host", bars[i].mode,
-                                bars[i].to_gpu ? -1 : a, bars[i].to_gpu ? a : -1, 0) &&
-                r->bytes >= ((size_t)64 << 20) && (best == NULL || r->gbps > best->gbps))
-                best = r;
-        }
+        const lab_row *best = fastest(rows, bars[i].experiment, bars[i].variant, bars[i].mode,
+                                      bars[i].to_gpu, a, (size_t)64 << 20);
+        const lab_row *nvb = fastest(rows, "nvbandwidth", bars[i].testcase, bars[i].mode,
+                                     bars[i].to_gpu, a, 0);
         if (best != NULL)
-            fprintf(out, "| %s | %.1f | %.1f | %.1f | %.3f |\n", bars[i].what, best->gbps,
-                    best->peak_gbps, bars[i].reference, best->gbps / bars[i].reference);
+            beside(out, bars[i].what, best->gbps, best->peak_gbps, nvb ? nvb->gbps : 0, "%.1f");
     }
     const lab_row *load = lab05_chase(rows, "host", -1, a);
+    double theirs = 0;
+    for (size_t j = 0; j < rows->count; j++) {
+        const lab_row *r = &rows->row[j];
+        if (lab_row_matches(r, "nvbandwidth", "host_device_latency_sm", "host", "latency", -1, a,
+                            0) && (theirs == 0 || r->us.median < theirs))
+            theirs = r->us.median;
+    }
     if (load != NULL)
-        fprintf(out, "| a GPU load from host memory (pointer chase, ns) | %.0f | | 1192 | %.3f |\n",
-                1e3 * load->us.median, 1e3 * load->us.median / 1192.0);
+        beside(out, "a GPU load from host memory (pointer chase, ns)", 1e3 * load->us.median, 0,
+               1e3 * theirs, "%.0f");
 }
 
 static void latency(const lab_rows *rows, FILE *out)
