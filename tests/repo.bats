@@ -567,6 +567,29 @@ no_gpu_report() {
     done < <(recording_kinds)
 }
 
+@test "repo: make run NVBANDWIDTH= runs it before and after the labs, keeps its rows, and says once when it fails" {
+    local report="$BATS_TEST_TMPDIR/report" fake="$BATS_TEST_TMPDIR/nvbandwidth"
+    # A stand-in that answers the seven testcases with a recorded run of nvbandwidth.
+    printf '#!/bin/sh\ncat %q\n' "$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json" >"$fake"
+    chmod +x "$fake"
+    NVBANDWIDTH=$fake no_gpu_report "$report"
+    assert_file_exists "$report/data/nvbandwidth-before.json"
+    assert_file_exists "$report/data/nvbandwidth-after.json"
+    run grep -c '^nvbandwidth,host_to_device_memcpy_ce,host,-1,0,one_way,' "$report/data/nvbandwidth.csv"
+    assert_output 2
+    run grep -c "nvbandwidth .* failed here" "$report/report.md"
+    assert_output 0
+    # The recording's own nvbandwidth runs stand beside it.
+    grep -q "beside nvbandwidth v0.8 on GPU 0 (NVIDIA H200), the best of its 2 runs" "$report/report.md" ||
+        fail "the 1x H200 recording of lab 05 is not shown beside its nvbandwidth runs"
+    printf '#!/bin/sh\necho "no GPU" >&2\nexit 3\n' >"$fake"
+    NVBANDWIDTH=$fake no_gpu_report "$report"
+    run grep -c "^nvbandwidth ($fake) failed here, so no nvbandwidth figure stands beside the labs'" "$report/report.md"
+    assert_output 1
+    assert_file_exists "$report/data/nvbandwidth-before.json.err"
+    assert_file_not_exists "$report/data/nvbandwidth-before.json"
+}
+
 @test "repo: with no GPU, a recording without a date row is named without a dangling comma" {
     local report="$BATS_TEST_TMPDIR/report"
     ! grep -q '^machine,date,' "$FIXTURES/lab03-run.csv" || skip "lab 03's recording has a date row now"

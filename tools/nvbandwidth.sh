@@ -17,7 +17,10 @@ read -r -a testcases < <(python3 "$(dirname "$0")/nvbandwidth_rows.py" --testcas
 "$binary" -j -t "${testcases[@]}" >"$out" 2>"$out.err"
 rc=$?
 if [ $rc -ne 0 ]; then
-    echo "nvbandwidth.sh: $binary failed (exit $rc); see $out and $out.err" >&2
+    # What it printed goes with its stderr, so that no half-written JSON is taken for a run.
+    cat "$out" >>"$out.err"
+    rm -f "$out"
+    echo "nvbandwidth.sh: $binary failed (exit $rc); see $out.err" >&2
     exit 1
 fi
 rm -f "$out.err"
