@@ -258,8 +258,7 @@ slides: deps tools ## fill the lecture decks in slides/ from the recorded runs a
 # The docs never include solutions/: they may go on the course's site. The
 # contract of each student function is in its harness header, which they show.
 docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
-	$(Q)mkdir -p $(BUILD)/docs
-	$(Q)DOCS_OUT=$(BUILD)/docs DOCS_INPUT="README.md common labs tools/gpu-query.c" doxygen Doxyfile || { cat $(BUILD)/docs/warnings.log; exit 1; }
+	$(Q)tools/docs.sh "$(BUILD)/docs"
 	@echo "docs: $(BUILD)/docs/html/index.html"
 
 skeletons: ## regenerate labs/ skeletons from solutions/ (never overwrites your edits)
