@@ -555,11 +555,17 @@ no_gpu_report() {
                 line=$(grep -F "(\`$id\`) | cannot be tested here | " "$report/report.md") ||
                     fail "no ledger row for $id"
                 grep -qF -- "recorded on $gpus ($link" <<<"$line" || fail "$id: no verdict named with $gpus ($link ...)"
+                # The recording's "this machine" was its own: under its name it is "that machine".
+                measured=${measured//this machine/that machine}
+                measured=${measured//This machine/That machine}
                 grep -qF -- "): $words — ${measured//|/\\|}" <<<"$line" ||
                     fail "$id: $(basename "$f")'s verdict '$verdict — $measured' is not in: $line"
             done < <(recorded_verdicts "$f")
         done
     done < <(recording_kinds)
+    # No recording's text speaks of this report's machine as its own (this one has no GPU).
+    run grep -c "this machine has [1-9]" "$report/report.md"
+    assert_output 0
 }
 
 @test "repo: with no GPU, the counts at the top keep this machine and each recording apart" {

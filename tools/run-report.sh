@@ -89,6 +89,9 @@ recorded_on() {
     date=$(date_of "$1")
     echo "$(hardware_of "$1")${date:+, $date}"
 }
+# as_recorded: a recording's own text, where "this machine" was the recording's machine,
+# said as "that machine" under a heading that names it (this report's machine is another).
+as_recorded() { sed -e "s/this machine/that machine/g" -e "s/This machine/That machine/g"; }
 # recordings LAB: the course's recordings of a lab, the main one first.
 recordings() {
     local n=${1%%-*} f
@@ -220,7 +223,7 @@ for lab in "${labs[@]}"; do
     [ -x "$build/host/$lab" ] || continue
     while read -r fixture; do
         hardware=$(hardware_of "$fixture")
-        "$build/host/$lab" verdicts "$fixture" 2>>"$work/$lab.verdicts.err" |
+        "$build/host/$lab" verdicts "$fixture" 2>>"$work/$lab.verdicts.err" | as_recorded |
             awk -F, -v OFS='\t' -v rec="$fixture" -v hw="$hardware" -v lab="$lab" \
                 '$1 == "claim" { print rec, hw, $2, lab, $16, $17 }'
     done < <(recordings "$lab")
@@ -272,7 +275,8 @@ lab_section() {
         echo "From \`$fixture\`, drawn by the lab's host tool:"
         echo
         beside=$(beside_rows "$work/$lab-$tag.beside.csv" "${fixture%.csv}".nvbandwidth-*.json)
-        "$tool" report "$fixture" $beside | sed 's/^### /#### /' # under this recording's heading
+        "$tool" report "$fixture" $beside | as_recorded |
+            sed 's/^### /#### /' # under this recording's heading
         echo
         if [ -f "labs/$lab/harness/plots.gp" ]; then
             echo "This recording has rows for the routes $(routes_of "$fixture") only: the plots show" \
