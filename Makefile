@@ -197,6 +197,11 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 STUDENT_TREE := $(if $(HAVE_SOLUTIONS),,1)
 INSTRUCTOR_ONLY := reference mistakes skeletons skeletons-check handout handout-numbers
 RUN_BUILD := $(if $(STUDENT_TREE),student,ref)
+# nvbandwidth's binary (make run, make test): made absolute, as both run it from other folders.
+ifneq ($(NVBANDWIDTH),)
+override NVBANDWIDTH := $(abspath $(NVBANDWIDTH))
+export NVBANDWIDTH
+endif
 # The first recipe line of a maintainers' target: in a student tree, say so.
 instructor_only = $(if $(STUDENT_TREE),@echo "make $@: not in the student tree (it needs the reference solutions, which your instructor keeps)" >&2; exit 1)
 
@@ -213,7 +218,7 @@ deps: ## install what the tests and the slides need (apt-get when run as root), 
 	$(Q)DEPS_SLIDES=$(if $(filter deps slides,$(MAKECMDGOALS)),1,0) tools/ensure-deps.sh
 
 run: $(if $(STUDENT_TREE),student,reference) tools ## run every lab here (reference; in a student tree, yours) and write build/report/
-	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) NVBANDWIDTH=$(NVBANDWIDTH) tools/run-report.sh
+	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/run-report.sh
 
 test: deps all ## run the whole test suite (reference build; in a student tree, yours, unfinished TODOs skipped)
 	$(Q)BUILD=$(BUILD) LAB_BUILD=$(RUN_BUILD) LAB_TODO_SKIP=$(STUDENT_TREE) tests/run-bats.sh tests/*.bats
@@ -297,5 +302,5 @@ help: ## this list
 	$(if $(STUDENT_TREE),,@echo "  MISTAKES=GLOB   make mistakes applies only the patches it matches, e.g. MISTAKES='lab04-*'")
 	@echo "  STUDENT_ROOT    where the student's labs/NN-*/student/ folders are (now: $(STUDENT_ROOT))"
 	@echo "  REPORT_QUICK=1  make run runs the labs in their quick form (a short report)"
-	@echo "  NVBANDWIDTH=PATH  nvbandwidth's binary (v0.8): make run and make test set lab 05's host link beside it, run here"
+	@echo "  NVBANDWIDTH=PATH  nvbandwidth's binary (v0.8; relative to this folder): make run and make test set lab 05's host link beside it, run here"
 	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"
