@@ -302,5 +302,5 @@ help: ## this list
 	$(if $(STUDENT_TREE),,@echo "  MISTAKES=GLOB   make mistakes applies only the patches it matches, e.g. MISTAKES='lab04-*'")
 	@echo "  STUDENT_ROOT    where the student's labs/NN-*/student/ folders are (now: $(STUDENT_ROOT))"
 	@echo "  REPORT_QUICK=1  make run runs the labs in their quick form (a short report)"
-	@echo "  NVBANDWIDTH=PATH  nvbandwidth's binary (v0.8; relative to this folder): make run and make test set lab 05's host link beside it, run here"
+	@echo "  NVBANDWIDTH=PATH  nvbandwidth's binary (v0.8; relative to this folder): make run, test, check and grade set lab 05's host link beside it, run here"
 	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"
