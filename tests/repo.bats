@@ -585,27 +585,44 @@ no_gpu_report() {
     done < <(recording_kinds)
 }
 
-@test "repo: make run NVBANDWIDTH= runs it before and after the labs, keeps its rows, and says once when it fails" {
-    local report="$BATS_TEST_TMPDIR/report" fake="$BATS_TEST_TMPDIR/nvbandwidth"
+@test "repo: make run NVBANDWIDTH= runs it before and after the labs, keeps its rows, and says at the top what failed" {
+    # A report folder with a space: the rows beside the labs' are one argument each.
+    local report="$BATS_TEST_TMPDIR/a report/report" fake="$BATS_TEST_TMPDIR/nvbandwidth"
+    local json="$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json"
     # A stand-in that answers the seven testcases with a recorded run of nvbandwidth.
-    printf '#!/bin/sh\ncat %q\n' "$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json" >"$fake"
+    printf '#!/bin/sh\ncat %q\n' "$json" >"$fake"
     chmod +x "$fake"
     NVBANDWIDTH=$fake no_gpu_report "$report"
     assert_file_exists "$report/data/nvbandwidth-before.json"
     assert_file_exists "$report/data/nvbandwidth-after.json"
     run grep -c '^nvbandwidth,host_to_device_memcpy_ce,host,-1,0,one_way,' "$report/data/nvbandwidth.csv"
     assert_output 2
-    run grep -c "nvbandwidth .* failed here" "$report/report.md"
+    run grep -c '^\*\*nvbandwidth\*\*' "$report/report.md"
     assert_output 0
-    # The recording's own nvbandwidth runs stand beside it.
+    # The recording's own nvbandwidth runs stand beside it, whole.
     grep -q "beside nvbandwidth v0.8 on GPU 0 (NVIDIA H200), the best of its 2 runs" "$report/report.md" ||
         fail "the 1x H200 recording of lab 05 is not shown beside its nvbandwidth runs"
-    printf '#!/bin/sh\necho "no GPU" >&2\nexit 3\n' >"$fake"
+    run grep -c '^| host -> GPU, copy engine | [0-9.]* | 63.0 | [0-9.]* | [0-9.]* |$' "$report/report.md"
+    assert_output 1
+    # It fails before the labs and answers after them: the failure is said, the answer kept.
+    printf '#!/bin/sh\n[ -f %q ] && exec cat %q\ntouch %q; echo "no GPU" >&2; exit 3\n' \
+        "$BATS_TEST_TMPDIR/once" "$json" "$BATS_TEST_TMPDIR/once" >"$fake"
     NVBANDWIDTH=$fake no_gpu_report "$report"
-    run grep -c "^nvbandwidth ($fake) failed here, so no nvbandwidth figure stands beside the labs'" "$report/report.md"
+    run grep -c "^\*\*nvbandwidth\*\* (\`$fake\`): its run before the labs failed: nvbandwidth.sh: $fake failed (exit 3); see $report/data/nvbandwidth-before.json.err" "$report/report.md"
     assert_output 1
     assert_file_exists "$report/data/nvbandwidth-before.json.err"
     assert_file_not_exists "$report/data/nvbandwidth-before.json"
+    run grep -c '^nvbandwidth,host_to_device_memcpy_ce,' "$report/data/nvbandwidth.csv"
+    assert_output 1
+    # What is no binary, and output that is not nvbandwidth's JSON: each said, no rows kept.
+    NVBANDWIDTH="$BATS_TEST_TMPDIR/no such" no_gpu_report "$report"
+    run grep -c "its run \(before\|after\) the labs failed: nvbandwidth.sh: '$BATS_TEST_TMPDIR/no such' is not an executable" "$report/report.md"
+    assert_output 2
+    printf '#!/bin/sh\necho "nvbandwidth Version: v0.7"\n' >"$fake"
+    NVBANDWIDTH=$fake no_gpu_report "$report"
+    run grep -c "its output cannot be read: nvbandwidth_rows.py: .*not nvbandwidth's JSON output" "$report/report.md"
+    assert_output 1
+    assert_file_not_exists "$report/data/nvbandwidth.csv"
 }
 
 @test "repo: with no GPU, a recording without a date row is named without a dangling comma" {

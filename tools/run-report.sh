@@ -100,23 +100,28 @@ recordings() {
     done
 }
 
-# beside_rows CSV JSON...: the rows of nvbandwidth's runs (tools/nvbandwidth_rows.py);
-# prints CSV, or nothing when no run is given or they cannot be read (said on stderr).
+# beside_rows CSV JSON...: the rows of nvbandwidth's runs (tools/nvbandwidth_rows.py) into
+# CSV; false, with the reason on stderr, when no run is given or they cannot be read.
 beside_rows() {
     local csv=$1
     shift
-    [ $# -gt 0 ] && [ -f "$1" ] || return 0
-    python3 tools/nvbandwidth_rows.py "$@" >"$csv" && echo "$csv"
+    [ $# -gt 0 ] || return 1
+    python3 tools/nvbandwidth_rows.py "$@" >"$csv" && return 0
+    rm -f "$csv"
+    return 1
 }
 # nvbandwidth_run TAG: nvbandwidth on this machine now, when NVBANDWIDTH is set. A failed
-# run is said in the report (nvbandwidth_note) and fails no lab: on a machine the labs
-# cannot run on, nvbandwidth cannot either.
-nvbandwidth_note=""
+# run is said at the top of the report (nvbandwidth_notes) and fails no lab: on a machine
+# the labs cannot run on, nvbandwidth cannot either.
+nvbandwidth_notes=()
 nvbandwidth_run() {
     [ -n "${NVBANDWIDTH:-}" ] || return 0
-    echo "[$(printf '%3d' "$(elapsed)")s] nvbandwidth ($1) ..."
-    tools/nvbandwidth.sh "$NVBANDWIDTH" "$work/data/nvbandwidth-$1.json" ||
-        nvbandwidth_note="nvbandwidth ($NVBANDWIDTH) failed here, so no nvbandwidth figure stands beside the labs' (see \`data/nvbandwidth-$1.json.err\`)."
+    local why
+    echo "[$(printf '%3d' "$(elapsed)")s] nvbandwidth ($1 the labs) ..."
+    why=$(tools/nvbandwidth.sh "$NVBANDWIDTH" "$work/data/nvbandwidth-$1.json" 2>&1) && return 0
+    echo "$why" >&2
+    why=${why%%$'\n'*}
+    nvbandwidth_notes+=("its run $1 the labs failed: ${why//"$work"/$report_dir}")
 }
 
 # ------------------------------------------------------------------ the runs
@@ -153,7 +158,21 @@ for program in "$build/$variant"/bin/[0-9][0-9]-*; do
 done
 
 nvbandwidth_run after
-beside_here=$(beside_rows "$work/data/nvbandwidth.csv" "$work"/data/nvbandwidth-*.json)
+beside_here=() # the rows set beside this run's in each lab's report section
+if [ -n "${NVBANDWIDTH:-}" ]; then
+    shopt -s nullglob
+    runs=("$work"/data/nvbandwidth-*.json)
+    shopt -u nullglob
+    if [ ${#runs[@]} -gt 0 ]; then
+        if why=$(beside_rows "$work/data/nvbandwidth.csv" "${runs[@]}" 2>&1); then
+            beside_here=("$work/data/nvbandwidth.csv")
+        else
+            echo "$why" >&2
+            why=${why%%$'\n'*}
+            nvbandwidth_notes+=("its output cannot be read: ${why//"$work"/$report_dir}")
+        fi
+    fi
+fi
 
 # The GPUs' names for plot titles, e.g. "2x NVIDIA H200".
 here=""
@@ -259,7 +278,7 @@ lab_section() {
         echo "Result: ok (${seconds[$lab]} s; rows: \`data/$lab.csv\`)."
         echo
         if [ -x "$tool" ]; then
-            "$tool" report "$csv" $beside_here
+            "$tool" report "$csv" "${beside_here[@]}"
             echo
             plot "$lab" "$csv" here "$here"
         fi
@@ -274,8 +293,13 @@ lab_section() {
         echo
         echo "From \`$fixture\`, drawn by the lab's host tool:"
         echo
-        beside=$(beside_rows "$work/$lab-$tag.beside.csv" "${fixture%.csv}".nvbandwidth-*.json)
-        "$tool" report "$fixture" $beside | as_recorded |
+        beside=()
+        shopt -s nullglob
+        runs=("${fixture%.csv}".nvbandwidth-*.json)
+        shopt -u nullglob
+        [ ${#runs[@]} -gt 0 ] && beside_rows "$work/$lab-$tag.beside.csv" "${runs[@]}" &&
+            beside=("$work/$lab-$tag.beside.csv")
+        "$tool" report "$fixture" "${beside[@]}" | as_recorded |
             sed 's/^### /#### /' # under this recording's heading
         echo
         if [ -f "labs/$lab/harness/plots.gp" ]; then
@@ -319,7 +343,9 @@ not_run_sentences() {
     echo "Written by \`make run\` on $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname) ($here)."
     echo
     not_run_sentences
-    [ -z "$nvbandwidth_note" ] || printf '%s\n\n' "$nvbandwidth_note"
+    for note in "${nvbandwidth_notes[@]}"; do
+        printf '**nvbandwidth** (`%s`): %s.\n\n' "$NVBANDWIDTH" "$(md_cell <<<"${note%.}")"
+    done
     echo "| lab | result | time |"
     echo "| --- | --- | --- |"
     for lab in "${labs[@]}"; do
