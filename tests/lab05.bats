@@ -360,16 +360,56 @@ host_gpu() {
     assert_success
 }
 
+# slowed FIELD FACTOR CONDITION: the 1x H200 recording with FIELD scaled where
+# the awk CONDITION holds, into $BATS_TEST_TMPDIR/slow.csv.
+slowed() {
+    awk -F, -v OFS=, "$3 { \$$1 = \$$1 * $2 } 1" "$FIXTURES/lab05-run-1xh200.csv" >"$BATS_TEST_TMPDIR/slow.csv"
+}
+
 @test "05: the host-link bars fail a run below nvbandwidth, and a reference that is not nvbandwidth's" {
-    local file="$BATS_TEST_TMPDIR/slow.csv"
-    awk -F, -v OFS=, '$1 == "ce_bandwidth" && $3 == "host" && $6 == "each_way" { $13 = $13 * 0.8 } 1' \
-        "$FIXTURES/lab05-run-1xh200.csv" >"$file"
-    run lab05_check_host_bars "$file" "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json
+    local runs=("$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json) file="$BATS_TEST_TMPDIR/slow.csv"
+    slowed 13 0.8 '$1 == "ce_bandwidth" && $3 == "host" && $6 == "each_way"'
+    run lab05_check_host_bars "$file" "${runs[@]}"
     assert_failure
     assert_output --partial "ce_bandwidth ce h2d each_way"
+    # The latency bar: a load from host memory 5% slower than nvbandwidth's.
+    slowed 10 1.05 '$1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2"'
+    run lab05_check_host_bars "$file" "${runs[@]}"
+    assert_failure
+    assert_output --partial "a load from host memory takes"
+    # The best of the runs, not the first: GPU -> host CE is 55.2478 GB/s before
+    # the lab and 55.283 after; 54.16 GB/s meets 0.98x of the first only.
+    awk -F, -v OFS=, '$1 == "ce_bandwidth" && $3 == "host" && $4 >= 0 && $6 == "one_way" && $7 >= 67108864 { $13 = 54.16 } 1' \
+        "$FIXTURES/lab05-run-1xh200.csv" >"$file"
+    run lab05_check_host_bars "$file" "${runs[@]}"
+    assert_failure
+    assert_output --partial "device_to_host_memcpy_ce"
+    run lab05_check_host_bars "$file" "$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json"
+    assert_success
     run lab05_check_host_bars "$FIXTURES/lab05-run-1xh200.csv" "$FIXTURES/lab05-run-1xh200.csv"
     assert_failure
     assert_output --partial "not nvbandwidth's JSON output"
+}
+
+@test "05: the host-link bars compare GPU a with nvbandwidth's figures of GPU a only" {
+    local two="$BATS_TEST_TMPDIR/two.json"
+    # nvbandwidth on two GPUs: GPU 1's link 20% faster, its latency half; then the other way round.
+    two_gpus() {
+        python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); fast = sys.argv[2] == "1"
+for t in d["nvbandwidth"]["testcases"]:
+    x = float(t["bandwidth_matrix"][0][0]); lat = t["name"] == "host_device_latency_sm"
+    quick = x * 0.5 if lat else x * 1.2
+    t["bandwidth_matrix"] = [[str(x), str(quick)] if fast else [str(quick), str(x)]]
+json.dump(d, open(sys.argv[3], "w"))' "$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json" "$1" "$two"
+    }
+    two_gpus 1
+    run lab05_check_host_bars "$FIXTURES/lab05-run-1xh200.csv" "$two"
+    assert_success
+    two_gpus 0
+    run lab05_check_host_bars "$FIXTURES/lab05-run-1xh200.csv" "$two"
+    assert_failure
+    assert_output --partial "a load from host memory takes"
 }
 
 @test "05: the report sets nvbandwidth's best beside the host link, and says how to get it when none is given" {
@@ -379,13 +419,14 @@ host_gpu() {
     run "$tool" report "$fixture" "$nvb"
     assert_success
     assert_output --partial "beside nvbandwidth v0.8 on GPU 0 (NVIDIA H200), the best of its 2 runs"
-    # The best of the two runs: before 44.0738, after 39.5649 GB/s.
+    # The best of the two runs: GPU -> host CE 55.2478 GB/s before, 55.283 after.
     local best
     best=$(python3 -c 'import json, sys
 print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
           for t in json.load(open(f))["nvbandwidth"]["testcases"]
-          if t["name"] == "host_to_device_bidirectional_memcpy_ce"))' "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json)
-    assert_output --regexp "\| host -> GPU, copy engine, while GPU -> host runs \| [0-9.]+ \| 63.0 \| $(printf '%.1f' "$best") \|"
+          if t["name"] == "device_to_host_memcpy_ce"))' "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json)
+    assert_equal "$(printf '%.1f' "$best")" 55.3
+    assert_output --regexp "\| GPU -> host, copy engine \| [0-9.]+ \| 63.0 \| 55.3 \|"
     run "$tool" report "$fixture"
     assert_success
     assert_output --partial "No nvbandwidth run beside it: \`make run NVBANDWIDTH=/path/to/nvbandwidth\`"
@@ -412,7 +453,15 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     echo '{"nvbandwidth": {"testcases": [{"name": "host_to_device_memcpy_ce", "status": "Waived"}]}}' >"$j"
     run python3 "$rows" "$j"
     assert_failure 1
-    assert_output --partial "no passed host-link testcase"
+    assert_output --partial "no figure of a passed host-link testcase"
+    echo '{"nvbandwidth": {"testcases": [{"name": "host_device_latency_sm", "status": "Passed", "bandwidth_matrix": [["nan"]]}]}}' >"$j"
+    run python3 "$rows" "$j"
+    assert_failure 1
+    assert_output --partial "GPU 0: not a positive figure: 'nan'"
+    echo '{"nvbandwidth": {"testcases": [3, 4]}}' >"$j"
+    run python3 "$rows" "$j"
+    assert_failure 1
+    assert_output --partial "testcases is no list of objects"
     echo '{"nvbandwidth": {"testcases": [{"name": "host_to_device_memcpy_ce", "status": "Passed", "bandwidth_matrix": [["fast"]]}]}}' >"$j"
     run python3 "$rows" "$j"
     assert_failure 1

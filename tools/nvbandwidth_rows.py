@@ -17,6 +17,7 @@ is refused with exit 1.
 """
 
 import json
+import math
 import sys
 
 HEADER = ("experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,max_us,"
@@ -58,6 +59,8 @@ def figures(case):
             number = float(cell)
         except (TypeError, ValueError):
             raise Refused(f"testcase {case['name']}: GPU {gpu}: not a number: {cell!r}")
+        if not math.isfinite(number) or number <= 0:
+            raise Refused(f"testcase {case['name']}: GPU {gpu}: not a positive figure: {cell!r}")
         src, dst = (-1, gpu) if to_gpu else (gpu, -1)
         if unit == "ns":
             yield row(case["name"], src, dst, mode, detail="ns", median_us=f"{number / 1000:.6g}")
@@ -74,6 +77,9 @@ def rows_of(path):
         raise Refused(f"cannot read it: {e.strerror}")
     except (ValueError, KeyError, TypeError):
         raise Refused("not nvbandwidth's JSON output (nvbandwidth -j): no nvbandwidth.testcases")
+    if not isinstance(run, dict) or not isinstance(cases, list) or \
+            not all(isinstance(c, dict) for c in cases):
+        raise Refused("not nvbandwidth's JSON output (nvbandwidth -j): testcases is no list of objects")
     if "error" in run:
         raise Refused(f"nvbandwidth recorded an error: {run['error']}")
     yield row("version", value=run.get("version", ""), detail=run.get("git_version", ""))
@@ -100,7 +106,8 @@ def main(paths):
         try:
             rows = list(rows_of(path))
             if not any(r["route"] for r in rows):
-                raise Refused("no passed host-link testcase (tools/nvbandwidth.sh runs them)")
+                raise Refused("no figure of a passed host-link testcase (tools/nvbandwidth.sh "
+                              "runs them; N/A cells are no figure)")
         except Refused as e:
             print(f"nvbandwidth_rows.py: {path}: {e}", file=sys.stderr)
             return 1

@@ -259,7 +259,7 @@ lab05_check_bars() {
 }
 
 # lab05_single_h200_gen5 FILE: true when the run had one GPU, an H200 on a
-# PCIe Gen5 x16 link (the host-link bars from nvbandwidth on 1x H200 apply).
+# PCIe Gen5 x16 link (what the 1x H200 recording's name says it is).
 lab05_single_h200_gen5() {
     awk -F, '
         $1 == "config" && $2 == "gpus" { gpus = $16 }
@@ -271,8 +271,8 @@ lab05_single_h200_gen5() {
 }
 
 # lab05_check_host_bars FILE NVBANDWIDTH.json...: GPU a's host link (its best
-# at 64 MiB or more) against the best of the nvbandwidth runs given
-# (tools/nvbandwidth_rows.py): at least 0.98x of each copy-engine and SM
+# at 64 MiB or more) against the best of the nvbandwidth runs given on the same
+# GPU (tools/nvbandwidth_rows.py): at least 0.98x of each copy-engine and SM
 # transfer, a load from host memory at most 1.02x of nvbandwidth's latency.
 # The testcase of each transfer is matched here on its own, not taken from the
 # report's code.
@@ -283,13 +283,14 @@ lab05_check_host_bars() {
     awk -F, "$LAB05_AWK_LIB"'
         FNR == 1 { file++ }
         function dir() { return $4 < 0 ? "h2d" : "d2h" }
-        file == 1 && $1 == "nvbandwidth" && $13 != "" { k = $2; if ($13 + 0 > want[k]) want[k] = $13 + 0 }
-        file == 1 && $2 == "host_device_latency_sm" { if (nvb_lat == "" || $10 * 1000 < nvb_lat) nvb_lat = $10 * 1000 }
-        file == 2 && $1 == "config" && $2 == "pair_a" { a = $16 }
-        file == 2 && $3 == "host" && $7 >= 67108864 && $13 != "" { k = $1 " " $2 " " dir() " " $6; if ($13 + 0 > best[k]) best[k] = $13 + 0 }
-        file == 2 && $1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2" { lat = $10 * 1000 }
+        function gpu_a() { return ($4 < 0 ? $5 : $4) == a }
+        file == 1 && $1 == "config" && $2 == "pair_a" { a = $16 }
+        file == 1 && $3 == "host" && $7 >= 67108864 && $13 != "" { k = $1 " " $2 " " dir() " " $6; if ($13 + 0 > best[k]) best[k] = $13 + 0 }
+        file == 1 && $1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2" { lat = $10 * 1000 }
+        file == 2 && $1 == "nvbandwidth" && $13 != "" && gpu_a() { if ($13 + 0 > want[$2]) want[$2] = $13 + 0 }
+        file == 2 && $2 == "host_device_latency_sm" && gpu_a() { if (nvb_lat == "" || $10 * 1000 < nvb_lat) nvb_lat = $10 * 1000 }
         function bar(k, testcase) {
-            if (!(testcase in want)) bad("nvbandwidth ran no " testcase)
+            if (!(testcase in want)) bad("nvbandwidth ran no " testcase " on GPU " a)
             else if (best[k] < 0.98 * want[testcase]) bad(k ": " best[k] + 0 " GB/s < 0.98 x " want[testcase] " (nvbandwidth " testcase ")")
         }
         END {
@@ -299,9 +300,9 @@ lab05_check_host_bars() {
             bar("ce_bandwidth ce d2h each_way", "device_to_host_bidirectional_memcpy_ce")
             bar("sm_bandwidth sm_pull h2d one_way", "host_to_device_memcpy_sm")
             bar("sm_bandwidth sm_push d2h one_way", "device_to_host_memcpy_sm")
-            if (nvb_lat == "") bad("nvbandwidth ran no host_device_latency_sm")
+            if (nvb_lat == "") bad("nvbandwidth ran no host_device_latency_sm on GPU " a)
             else if (lat == "" || lat > 1.02 * nvb_lat) bad("a load from host memory takes " lat " ns > 1.02 x " nvb_lat " (nvbandwidth)")
             exit failed
-        }' "$reference" "$csv"
+        }' "$csv" "$reference"
 }
 
