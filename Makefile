@@ -197,9 +197,11 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 STUDENT_TREE := $(if $(HAVE_SOLUTIONS),,1)
 INSTRUCTOR_ONLY := reference mistakes skeletons skeletons-check handout handout-numbers
 RUN_BUILD := $(if $(STUDENT_TREE),student,ref)
-# nvbandwidth's binary (make run, make test): made absolute, as both run it from other folders.
+# nvbandwidth's binary (make run, test, check, grade): made absolute, as they run it from
+# other folders; a bare name is looked up in PATH. A path may have spaces.
 ifneq ($(NVBANDWIDTH),)
-override NVBANDWIDTH := $(abspath $(NVBANDWIDTH))
+override NVBANDWIDTH := $(shell p='$(NVBANDWIDTH)'; case "$$p" in (*/*) realpath -m -- "$$p" ;; \
+                          (*) command -v -- "$$p" || realpath -m -- "$$p" ;; esac)
 export NVBANDWIDTH
 endif
 # The first recipe line of a maintainers' target: in a student tree, say so.
@@ -302,5 +304,5 @@ help: ## this list
 	$(if $(STUDENT_TREE),,@echo "  MISTAKES=GLOB   make mistakes applies only the patches it matches, e.g. MISTAKES='lab04-*'")
 	@echo "  STUDENT_ROOT    where the student's labs/NN-*/student/ folders are (now: $(STUDENT_ROOT))"
 	@echo "  REPORT_QUICK=1  make run runs the labs in their quick form (a short report)"
-	@echo "  NVBANDWIDTH=PATH  nvbandwidth's binary (v0.8; relative to this folder): make run, test, check and grade set lab 05's host link beside it, run here"
+	@echo "  NVBANDWIDTH=PATH  nvbandwidth's binary (v0.8; relative to this folder, or a name in PATH): make run, test, check and grade set lab 05's host link beside it, run here"
 	@echo "  CFLAGS, NVCCFLAGS, LDLIBS   extra flags"
