@@ -127,7 +127,7 @@ static void host_bars(const lab_rows *rows, FILE *out)
                 g ? g->value : "not in its device list", runs, runs > 1 ? "s" : "");
     } else {
         fprintf(out, ". No nvbandwidth run beside it: `make run NVBANDWIDTH=/path/to/nvbandwidth`"
-                " runs nvbandwidth v0.8 here first (tools/nvbandwidth.sh).\n");
+                " runs nvbandwidth v0.8 before and after the labs (tools/nvbandwidth.sh).\n");
     }
     fprintf(out, "\n| transfer | here GB/s | peak | nvbandwidth | ratio |\n"
                  "| --- | --- | --- | --- | --- |\n");
