@@ -403,7 +403,7 @@ lab_names() {
     command -v doxygen >/dev/null || skip "doxygen is not installed (sudo apt-get install doxygen)"
     local tree="$BATS_TEST_TMPDIR/a course/tree"
     mkdir -p "$tree"
-    (cd "$REPO_ROOT" && git ls-files -z | xargs -0 cp --parents -t "$tree")
+    (cd "$REPO_ROOT" && tools/source-files.sh | xargs -0 cp --parents -t "$tree")
     run make -s -C "$tree" docs BUILD="$tree/build"
     assert_success
     assert_file_exists "$tree/build/docs/html/index.html"
