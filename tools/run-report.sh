@@ -100,28 +100,36 @@ recordings() {
     done
 }
 
-# beside_rows CSV JSON...: the rows of nvbandwidth's runs (tools/nvbandwidth_rows.py) into
-# CSV; false, with the reason on stderr, when no run is given or they cannot be read.
+# beside_rows CSV PREFIX: the rows of the nvbandwidth runs PREFIX-*.json
+# (tools/nvbandwidth_rows.py) into CSV. Exit 2 when there is no such run; 1, with the
+# reason on stderr, when they cannot be read.
 beside_rows() {
-    local csv=$1
-    shift
-    [ $# -gt 0 ] || return 1
-    python3 tools/nvbandwidth_rows.py "$@" >"$csv" && return 0
+    local csv=$1 runs
+    shopt -s nullglob
+    runs=("$2"-*.json)
+    shopt -u nullglob
+    [ ${#runs[@]} -gt 0 ] || return 2
+    python3 tools/nvbandwidth_rows.py "${runs[@]}" >"$csv" && return 0
     rm -f "$csv"
     return 1
 }
-# nvbandwidth_run TAG: nvbandwidth on this machine now, when NVBANDWIDTH is set. A failed
-# run is said at the top of the report (nvbandwidth_notes) and fails no lab: on a machine
-# the labs cannot run on, nvbandwidth cannot either.
+# nvbandwidth_note WHAT WHY: a line at the top of the report ("its run before the labs
+# failed: ..."), with WHY's first line, its paths those of the finished report.
 nvbandwidth_notes=()
+nvbandwidth_note() {
+    local why=${2%%$'\n'*}
+    nvbandwidth_notes+=("$1: ${why//"$work"/$report_dir}")
+}
+# nvbandwidth_run TAG: nvbandwidth on this machine now, when NVBANDWIDTH is set. A failed
+# run is said at the top of the report and fails no lab: on a machine the labs cannot
+# run on, nvbandwidth cannot either.
 nvbandwidth_run() {
     [ -n "${NVBANDWIDTH:-}" ] || return 0
     local why
     echo "[$(printf '%3d' "$(elapsed)")s] nvbandwidth ($1 the labs) ..."
     why=$(tools/nvbandwidth.sh "$NVBANDWIDTH" "$work/data/nvbandwidth-$1.json" 2>&1) && return 0
     echo "$why" >&2
-    why=${why%%$'\n'*}
-    nvbandwidth_notes+=("its run $1 the labs failed: ${why//"$work"/$report_dir}")
+    nvbandwidth_note "its run $1 the labs failed" "$why"
 }
 
 # ------------------------------------------------------------------ the runs
@@ -159,19 +167,11 @@ done
 
 nvbandwidth_run after
 beside_here=() # the rows set beside this run's in each lab's report section
-if [ -n "${NVBANDWIDTH:-}" ]; then
-    shopt -s nullglob
-    runs=("$work"/data/nvbandwidth-*.json)
-    shopt -u nullglob
-    if [ ${#runs[@]} -gt 0 ]; then
-        if why=$(beside_rows "$work/data/nvbandwidth.csv" "${runs[@]}" 2>&1); then
-            beside_here=("$work/data/nvbandwidth.csv")
-        else
-            echo "$why" >&2
-            why=${why%%$'\n'*}
-            nvbandwidth_notes+=("its output cannot be read: ${why//"$work"/$report_dir}")
-        fi
-    fi
+if why=$(beside_rows "$work/data/nvbandwidth.csv" "$work/data/nvbandwidth" 2>&1); then
+    beside_here=("$work/data/nvbandwidth.csv")
+elif [ $? -eq 1 ]; then
+    echo "$why" >&2
+    nvbandwidth_note "its output cannot be read" "$why"
 fi
 
 # The GPUs' names for plot titles, e.g. "2x NVIDIA H200".
@@ -294,10 +294,7 @@ lab_section() {
         echo "From \`$fixture\`, drawn by the lab's host tool:"
         echo
         beside=()
-        shopt -s nullglob
-        runs=("${fixture%.csv}".nvbandwidth-*.json)
-        shopt -u nullglob
-        [ ${#runs[@]} -gt 0 ] && beside_rows "$work/$lab-$tag.beside.csv" "${runs[@]}" &&
+        beside_rows "$work/$lab-$tag.beside.csv" "${fixture%.csv}.nvbandwidth" &&
             beside=("$work/$lab-$tag.beside.csv")
         "$tool" report "$fixture" "${beside[@]}" | as_recorded |
             sed 's/^### /#### /' # under this recording's heading
