@@ -39,6 +39,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
+import nvbandwidth_rows  # noqa: E402 (tools/, beside this script)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", "build")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
@@ -83,12 +86,12 @@ def nvbandwidth_beside(fixture, scratch):
     runs = sorted(glob.glob(fixture[:-len(".csv")] + ".nvbandwidth-*.json"))
     if not runs:
         return ()
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "nvbandwidth_rows.py"),
-                          *runs], capture_output=True, text=True)
-    if out.returncode != 0:
-        fail(out.stderr.strip())
+    try:
+        text = nvbandwidth_rows.csv_text(runs)
+    except nvbandwidth_rows.Refused as e:
+        fail(f"nvbandwidth_rows: {e}")
     with open(scratch, "w", encoding="utf-8") as f:
-        f.write(out.stdout)
+        f.write(text)
     return (scratch,)
 
 

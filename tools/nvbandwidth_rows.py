@@ -94,13 +94,8 @@ def rows_of(path):
             yield from figures(case)
 
 
-def main(paths):
-    if paths == ["--testcases"]:
-        print(" ".join(HOST_TESTCASES))
-        return 0
-    if not paths or any(p.startswith("-") for p in paths):
-        print("usage: nvbandwidth_rows.py RUN.json [RUN.json ...] | --testcases", file=sys.stderr)
-        return 2
+def csv_text(paths):
+    """The rows of the runs in PATHS as the course's result CSV; Refused names the file."""
     lines = [",".join(HEADER)]
     for path in paths:
         try:
@@ -109,11 +104,24 @@ def main(paths):
                 raise Refused("no figure of a passed host-link testcase (tools/nvbandwidth.sh "
                               "runs them; N/A cells are no figure)")
         except Refused as e:
-            print(f"nvbandwidth_rows.py: {path}: {e}", file=sys.stderr)
-            return 1
+            raise Refused(f"{path}: {e}") from None
         # The rows' CSV has no quoting: a comma inside a field becomes a semicolon.
         lines += [",".join(str(r[k]).replace(",", ";") for k in HEADER) for r in rows]
-    print("\n".join(lines))
+    return "\n".join(lines) + "\n"
+
+
+def main(paths):
+    if paths == ["--testcases"]:
+        print(" ".join(HOST_TESTCASES))
+        return 0
+    if not paths or any(p.startswith("-") for p in paths):
+        print("usage: nvbandwidth_rows.py RUN.json [RUN.json ...] | --testcases", file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.write(csv_text(paths))
+    except Refused as e:
+        print(f"nvbandwidth_rows.py: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
