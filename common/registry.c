@@ -103,8 +103,9 @@ static int run_chosen(lab_ctx *ctx, const lab_definition *lab, const bool *chose
             continue;
         if (e->can_run != NULL && !e->can_run(ctx, why, sizeof why)) {
             lab_emit_skipped(ctx, e->key, "", "%s", why);
-            if (least == 0 || gpus_needed(why) < least) {
-                least = gpus_needed(why);
+            const int needs = gpus_needed(why);
+            if (least == 0 || needs < least) {
+                least = needs;
                 snprintf(first_why, why_len, "%s", why);
             }
             continue;
