@@ -77,16 +77,18 @@ static void bandwidth(const lab_rows *rows, FILE *out)
     }
 }
 
-/* The fastest row of one transfer on GPU a's host link at @p min_bytes or more. */
+/* The best row of one transfer on GPU a's host link at @p min_bytes or more: the most GB/s, or
+ * with @p latency the least median time. */
 static const lab_row *fastest(const lab_rows *rows, const char *experiment, const char *variant,
-                              const char *mode, int to_gpu, int a, size_t min_bytes)
+                              const char *mode, int to_gpu, int a, size_t min_bytes,
+                              bool latency)
 {
     const lab_row *best = NULL;
     for (size_t j = 0; j < rows->count; j++) {
         const lab_row *r = &rows->row[j];
         if (lab_row_matches(r, experiment, variant, "host", mode, to_gpu ? -1 : a,
-                            to_gpu ? a : -1, 0) &&
-            r->bytes >= min_bytes && (best == NULL || r->gbps > best->gbps))
+                            to_gpu ? a : -1, 0) && r->bytes >= min_bytes &&
+            (best == NULL || (latency ? r->us.median < best->us.median : r->gbps > best->gbps)))
             best = r;
     }
     return best;
@@ -133,23 +135,18 @@ static void host_bars(const lab_rows *rows, FILE *out)
                  "| --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < sizeof bars / sizeof bars[0]; i++) {
         const lab_row *best = fastest(rows, bars[i].experiment, bars[i].variant, bars[i].mode,
-                                      bars[i].to_gpu, a, (size_t)64 << 20);
+                                      bars[i].to_gpu, a, (size_t)64 << 20, false);
         const lab_row *nvb = fastest(rows, "nvbandwidth", bars[i].testcase, bars[i].mode,
-                                     bars[i].to_gpu, a, 0);
+                                     bars[i].to_gpu, a, 0, false);
         if (best != NULL)
             beside(out, bars[i].what, best->gbps, best->peak_gbps, nvb ? nvb->gbps : 0, "%.1f");
     }
     const lab_row *load = lab05_chase(rows, "host", -1, a);
-    double theirs = 0;
-    for (size_t j = 0; j < rows->count; j++) {
-        const lab_row *r = &rows->row[j];
-        if (lab_row_matches(r, "nvbandwidth", "host_device_latency_sm", "host", "latency", -1, a,
-                            0) && (theirs == 0 || r->us.median < theirs))
-            theirs = r->us.median;
-    }
+    const lab_row *nvb = fastest(rows, "nvbandwidth", "host_device_latency_sm", "latency", 1, a,
+                                 0, true);
     if (load != NULL)
         beside(out, "a GPU load from host memory (pointer chase, ns)", 1e3 * load->us.median, 0,
-               1e3 * theirs, "%.0f");
+               nvb ? 1e3 * nvb->us.median : 0, "%.0f");
 }
 
 static void latency(const lab_rows *rows, FILE *out)
