@@ -76,16 +76,18 @@ static int sweep_sizes(bool quick, size_t out[LAB05_MAX_SIZES])
     return kept;
 }
 
-static void check_sizes(const lab_ctx *ctx)
+/* The sweep's sizes into @p out (how many), or a usage error before any GPU set-up. */
+static int checked_sizes(const lab_ctx *ctx, size_t out[LAB05_MAX_SIZES])
 {
     char a[32], b[32];
     if (opt_min_size && opt_max_size && opt_min_size > opt_max_size)
         lab_usage_error(ctx->prog, "--min-size (%s) is larger than --max-size (%s)",
                         lab_format_size(opt_min_size, a, sizeof a),
                         lab_format_size(opt_max_size, b, sizeof b));
-    size_t sizes[LAB05_MAX_SIZES];
-    if (sweep_sizes(ctx->args.quick, sizes) == 0) /* before setup: a usage error, GPU or not */
+    const int count = sweep_sizes(ctx->args.quick, out);
+    if (count == 0) /* a usage error, GPU or not */
         lab_usage_error(ctx->prog, "no sweep size lies between --min-size and --max-size");
+    return count;
 }
 
 /* The one-pair GPUs (-a/-b, else the first P2P pair) and the sweeps' pairs: every ordered pair,
@@ -187,7 +189,8 @@ static void note_missing_peers(lab_ctx *ctx, const lab05 *L)
 
 static int setup(lab_ctx *ctx)
 {
-    check_sizes(ctx);
+    size_t sizes[LAB05_MAX_SIZES];
+    const int nsizes = checked_sizes(ctx, sizes);
     if (ctx->gpus == 0)
         return 0; /* every experiment says why it cannot run */
     lab05 *L = lab_host_alloc(1, sizeof *L, "the lab's state");
@@ -195,7 +198,8 @@ static int setup(lab_ctx *ctx)
     L->quick = ctx->args.quick;
     L->reps = ctx->args.reps ? (int)ctx->args.reps : (L->quick ? 5 : 10);
     L->seed = (uint64_t)ctx->args.seed;
-    L->nsizes = sweep_sizes(L->quick, L->sizes);
+    memcpy(L->sizes, sizes, sizeof sizes);
+    L->nsizes = nsizes;
     choose_gpus(ctx, L);
     CUDA_CHECK(lab_links_query(&L->links, L->n));
     alloc_buffers(ctx, L);
