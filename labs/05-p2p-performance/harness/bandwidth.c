@@ -10,7 +10,8 @@
 #include "lab05.h"
 
 /* Every size of one configuration: about 512 MiB per sample (1..64 rounds); t[0] is timed,
- * t[1] (both or each way) runs the other direction between the other two buffers. */
+ * t[1] (both or each way) runs the other direction between the other two buffers (each way:
+ * twice per round, so that it lasts while t[0] is timed). */
 static void sweep(lab_ctx *ctx, const char *experiment, lab05_method method, int src, int dst,
                   lab_route route, const char *mode)
 {

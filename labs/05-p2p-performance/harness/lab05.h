@@ -79,7 +79,8 @@ typedef struct lab05_xfer {
 typedef struct lab05_job {
     lab05_xfer t[LAB05_MAX_STREAMS]; /**< t[0] is timed on its stream */
     int n;                    /**< transfers */
-    bool join;                /**< stream 0 waits for the others (else they only interfere) */
+    bool join;                /**< stream 0 waits for the others (else they only load the link,
+                                   queued twice per round to outlast t[0]) */
     bool legacy;              /**< all in the legacy default stream of t[0]'s GPU, in order */
     int ops;                  /**< rounds of every transfer per sample */
     bool gate;                /**< queue each sample behind the launch gate */
