@@ -81,6 +81,22 @@ EOF
     assert_output --partial "labs/03-peer-kernels/README.zh-CN.md: '123.456 GB/s' is in none of lab 03's fixtures"
 }
 
+@test "handouts: a figure may be a recorded one rounded, its nvbandwidth runs' included, and no other" {
+    local copy
+    copy=$(copy_tree)
+    # 48.3842 GB/s is in lab05-run-1xh200.nvbandwidth-before.json only, not in a CSV fixture.
+    grep -qF '48.3842' "$copy/tests/fixtures/lab05-run-1xh200.nvbandwidth-before.json"
+    ! grep -qF '48.38' "$copy"/tests/fixtures/lab05-run*.csv
+    printf '\nnvbandwidth gave 48.3842 GB/s, or 48.38 GB/s.\n' >>"$copy/labs/05-p2p-performance/README.md"
+    run numbers "$copy" --check
+    assert_success
+    printf '\nnvbandwidth gave 48.3843 GB/s.\n' >>"$copy/labs/05-p2p-performance/README.md"
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "labs/05-p2p-performance/README.md: '48.3843 GB/s' is in none of lab 05's fixtures"
+    refute_output --partial "'48.38 GB/s'"
+}
+
 @test "handouts: the README's claim counts are generated too, and checked" {
     local copy
     [ -d "$REPO_ROOT/solutions" ] || skip "a student tree: its README is the student's, with no claim counts"
