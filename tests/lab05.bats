@@ -10,7 +10,10 @@ setup_file() {
     capture link_csv 05 --csv -t link
     # The bars hold for a full run (make run's), as nvbandwidth's figures are
     # for its full run: every size and sample, not the quick form.
-    capture bars 05 -t link,ce_bandwidth,sm_bandwidth,pointer_chase --out "$BATS_FILE_TMPDIR/bars"
+    local run
+    for run in bars bars_again; do
+        capture "$run" 05 -t link,ce_bandwidth,sm_bandwidth,pointer_chase --out "$BATS_FILE_TMPDIR/$run"
+    done
     local name key
     for name in link:link sm:sm_bandwidth chase:pointer_chase pingpong:pingpong timer:cpu_timer \
         l1:preferl1; do
@@ -377,14 +380,28 @@ slowed() {
     run lab05_check_host_bars "$file" "${runs[@]}"
     assert_failure
     assert_output --partial "a load from host memory takes"
-    # The best of the runs, not the first: GPU -> host CE is 55.2478 GB/s before
-    # the lab and 55.283 after; 54.16 GB/s meets 0.98x of the first only.
-    awk -F, -v OFS=, '$1 == "ce_bandwidth" && $3 == "host" && $4 >= 0 && $6 == "one_way" && $7 >= 67108864 { $13 = 54.16 } 1' \
+    # A file of two runs (the live test's) is judged by its best: the recorded run, then the
+    # slow one.
+    { cat "$FIXTURES/lab05-run-1xh200.csv"; tail -n +2 "$file"; } >"$BATS_TEST_TMPDIR/two.csv"
+    run lab05_check_host_bars "$BATS_TEST_TMPDIR/two.csv" "${runs[@]}"
+    assert_success
+    # The best of the runs, not the first: GPU -> host CE at 0.98x of the mean of
+    # its figures in the two recorded runs meets 0.98x of the lower one only.
+    local lower between
+    read -r lower between < <(PYTHONDONTWRITEBYTECODE=1 python3 -c 'import sys
+sys.path.insert(0, sys.argv[1]); import nvbandwidth_rows as n
+f = {p: float(r.split(",")[12]) for p in sys.argv[2:] for r in n.csv_text([p]).splitlines()
+     if r.split(",")[1] == "device_to_host_memcpy_ce"}
+lo, hi = sorted(f.values())
+assert hi > lo * 1.0001, f
+print(min(f, key=f.get), 0.49 * (lo + hi))' "$REPO_ROOT/tools" "${runs[@]}")
+    awk -F, -v OFS=, -v v="$between" \
+        '$1 == "ce_bandwidth" && $3 == "host" && $4 >= 0 && $6 == "one_way" && $7 >= 67108864 { $13 = v } 1' \
         "$FIXTURES/lab05-run-1xh200.csv" >"$file"
     run lab05_check_host_bars "$file" "${runs[@]}"
     assert_failure
     assert_output --partial "device_to_host_memcpy_ce"
-    run lab05_check_host_bars "$file" "$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json"
+    run lab05_check_host_bars "$file" "$lower"
     assert_success
     run lab05_check_host_bars "$FIXTURES/lab05-run-1xh200.csv" "$FIXTURES/lab05-run-1xh200.csv"
     assert_failure
@@ -473,17 +490,20 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_output --partial "is not an executable"
 }
 
-# nvbandwidth runs just before and just after the lab, on the same machine, so
-# that the bars compare two programs on one link at one time.
+# nvbandwidth and the lab take turns on the same machine, twice each, so that
+# the bars compare two programs on one link at one time, each at its best of
+# two runs: the link itself moves by a few percent from one run to the next.
 @test "05: the host link reaches 0.98x of nvbandwidth run on this machine (latency 1.02x)" {
     require_gpus 1
     [ -n "${NVBANDWIDTH:-}" ] || skip "no nvbandwidth to hold the host link to: NVBANDWIDTH=/path/to/nvbandwidth (v0.8, github.com/NVIDIA/nvbandwidth)"
-    run "$REPO_ROOT/tools/nvbandwidth.sh" "$NVBANDWIDTH" "$BATS_TEST_TMPDIR/before.json"
-    assert_success
-    rows bars
-    run "$REPO_ROOT/tools/nvbandwidth.sh" "$NVBANDWIDTH" "$BATS_TEST_TMPDIR/after.json"
-    assert_success
-    run lab05_check_host_bars "$CAPTURED_CSV" "$BATS_TEST_TMPDIR/before.json" "$BATS_TEST_TMPDIR/after.json"
+    local both="$BATS_TEST_TMPDIR/both-runs.csv" turn
+    for turn in 1 2; do
+        run "$REPO_ROOT/tools/nvbandwidth.sh" "$NVBANDWIDTH" "$BATS_TEST_TMPDIR/nvbandwidth-$turn.json"
+        assert_success
+        rows "$([ "$turn" = 1 ] && echo bars || echo bars_again)"
+        if [ "$turn" = 1 ]; then cat "$CAPTURED_CSV"; else tail -n +2 "$CAPTURED_CSV"; fi >>"$both"
+    done
+    run lab05_check_host_bars "$both" "$BATS_TEST_TMPDIR"/nvbandwidth-[12].json
     assert_success
 }
 
