@@ -80,10 +80,15 @@ def host_tool(lab, verb, fixture, beside=()):
     return out.stdout
 
 
+def nvbandwidth_runs(fixture):
+    """The nvbandwidth runs recorded with FIXTURE: FIXTURE.nvbandwidth-*.json beside it."""
+    return sorted(glob.glob(fixture[:-len(".csv")] + ".nvbandwidth-*.json"))
+
+
 def nvbandwidth_beside(fixture, scratch):
-    """The rows of the nvbandwidth runs recorded with FIXTURE (FIXTURE.nvbandwidth-*.json), as
-    the one file make run's report sets beside it; none without such runs."""
-    runs = sorted(glob.glob(fixture[:-len(".csv")] + ".nvbandwidth-*.json"))
+    """The rows of the nvbandwidth runs recorded with FIXTURE, as the one file make run's report
+    sets beside it; none without such runs."""
+    runs = nvbandwidth_runs(fixture)
     if not runs:
         return ()
     try:
@@ -290,7 +295,7 @@ def stray_figures(handout, text):
         if os.path.isfile(path):
             with open(path) as f:
                 sources += f.read()
-            runs = sorted(glob.glob(path[:-len(".csv")] + ".nvbandwidth-*.json"))
+            runs = nvbandwidth_runs(path)
             sources += nvbandwidth_rows.csv_text(runs) if runs else ""
     recorded = recorded_figures(sources)
     known = known_figures(lab)
