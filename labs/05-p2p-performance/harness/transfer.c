@@ -7,8 +7,9 @@
  * wait for stream 0 -> ops rounds of every transfer -> join: stream 0 waits for the others -> stop
  * event; the host opens the gate once all is queued. Without join the other transfers only load the
  * link while transfer 0 is timed (nvbandwidth's bidirectional measurement), and each is queued
- * twice per round so that the load outlasts the timed copy: nvbandwidth doubles the size of its
- * interfering copy for the same reason (its testcases_ce.cpp).
+ * twice per round: its stream falls behind and stays busy through every timed sample, so the timed
+ * copy never runs alone. nvbandwidth doubles the size of its interfering copy for the same reason
+ * (its testcases_ce.cpp).
  */
 #include "lab05.h"
 
@@ -98,7 +99,7 @@ typedef struct job_run {
     long calls; /**< rounds queued so far: fork on a sample's first, join on its last */
 } job_run;
 
-/* One round: every transfer once (lab_work_fn). */
+/* One round: every transfer once, a load (no join) twice (lab_work_fn). */
 static cudaError_t job_round(cudaStream_t s0, void *arg)
 {
     job_run *r = arg;
