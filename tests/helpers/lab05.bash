@@ -287,7 +287,7 @@ lab05_check_host_bars() {
         function gpu_a() { return ($4 < 0 ? $5 : $4) == a }
         file == 1 && $1 == "config" && $2 == "pair_a" { a = $16 }
         file == 1 && $3 == "host" && $7 >= 67108864 && $13 != "" { k = $1 " " $2 " " dir() " " $6; if ($13 + 0 > best[k]) best[k] = $13 + 0 }
-        file == 1 && $1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2" && (lat == "" || $10 * 1000 < lat) { lat = $10 * 1000 }
+        file == 1 && $1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2" && $10 != "" && (lat == "" || $10 * 1000 < lat) { lat = $10 * 1000 }
         file == 2 && $1 == "nvbandwidth" && $13 != "" && gpu_a() { if ($13 + 0 > want[$2]) want[$2] = $13 + 0 }
         file == 2 && $2 == "host_device_latency_sm" && gpu_a() { if (nvb_lat == "" || $10 * 1000 < nvb_lat) nvb_lat = $10 * 1000 }
         function bar(k, testcase) {
