@@ -86,15 +86,28 @@ EOF
     copy=$(copy_tree)
     # 48.3842 GB/s is in lab05-run-1xh200.nvbandwidth-before.json only, not in a CSV fixture.
     grep -qF '48.3842' "$copy/tests/fixtures/lab05-run-1xh200.nvbandwidth-before.json"
-    ! grep -qF '48.38' "$copy"/tests/fixtures/lab05-run*.csv
-    printf '\nnvbandwidth gave 48.3842 GB/s, or 48.38 GB/s.\n' >>"$copy/labs/05-p2p-performance/README.md"
+    if grep -qE '48\.38|48\.5(\b|[^0-9])' "$copy"/tests/fixtures/lab05-run*.csv; then
+        fail "the figures of this test must not be in lab 05's CSV fixtures"
+    fi
+    printf '\nnvbandwidth gave 48.3842 GB/s, or 48.38 GB/s, or 48.4 GB/s.\n' >>"$copy/labs/05-p2p-performance/README.md"
     run numbers "$copy" --check
     assert_success
-    printf '\nnvbandwidth gave 48.3843 GB/s.\n' >>"$copy/labs/05-p2p-performance/README.md"
+    # One decimal off, and nvbandwidth's figure one digit off: refused.
+    printf '\nnvbandwidth gave 48.5 GB/s, or 48.3843 GB/s.\n' >>"$copy/labs/05-p2p-performance/README.md"
     run numbers "$copy" --check
     assert_failure
+    assert_output --partial "labs/05-p2p-performance/README.md: '48.5 GB/s' is in none of lab 05's fixtures"
     assert_output --partial "labs/05-p2p-performance/README.md: '48.3843 GB/s' is in none of lab 05's fixtures"
     refute_output --partial "'48.38 GB/s'"
+    # The lab's own rows are quoted as written, not rounded: 47.4837073 GB/s is a recorded
+    # each-way figure, 47.5 GB/s is not written anywhere in the fixtures.
+    grep -qF ',47.4837073,' "$copy/tests/fixtures/lab05-run-1xh200.csv"
+    if grep -qE '(^|[^0-9.])47\.5([^0-9]|$)' "$copy"/tests/fixtures/lab05-run*.csv; then
+        fail "47.5 must not be written in lab 05's CSV fixtures for this test"
+    fi
+    printf '\nThe lab gave 47.5 GB/s.\n' >>"$copy/labs/05-p2p-performance/README.md"
+    run numbers "$copy" --check
+    assert_output --partial "labs/05-p2p-performance/README.md: '47.5 GB/s' is in none of lab 05's fixtures"
 }
 
 @test "handouts: the README's claim counts are generated too, and checked" {
