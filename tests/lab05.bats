@@ -436,7 +436,9 @@ json.dump(d, open(sys.argv[3], "w"))' "$FIXTURES/lab05-run-1xh200.nvbandwidth-be
     run "$tool" report "$fixture" "$nvb"
     assert_success
     assert_output --partial "beside nvbandwidth v0.8 on GPU 0 (NVIDIA H200), the best of its 2 runs"
-    # The best of the two runs: GPU -> host CE 55.2478 GB/s before, 55.283 after.
+    # The converter's rows are the course's result rows, header and all.
+    assert_equal "$(head -n 1 "$nvb")" "$(head -n 1 "$FIXTURES/rows-header.csv")"
+    # The best of the two runs' GPU -> host CE figures, read from their JSONs.
     local best
     best=$(python3 -c 'import json, sys
 print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]

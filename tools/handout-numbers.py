@@ -85,16 +85,21 @@ def nvbandwidth_runs(fixture):
     return sorted(glob.glob(fixture[:-len(".csv")] + ".nvbandwidth-*.json"))
 
 
+def converted(convert, runs):
+    """convert(runs), a function of tools/nvbandwidth_rows.py, or fail with its reason."""
+    try:
+        return convert(runs)
+    except nvbandwidth_rows.Refused as e:
+        fail(f"nvbandwidth_rows: {e}")
+
+
 def nvbandwidth_beside(fixture, scratch):
     """The rows of the nvbandwidth runs recorded with FIXTURE, as the one file make run's report
     sets beside it; none without such runs."""
     runs = nvbandwidth_runs(fixture)
     if not runs:
         return ()
-    try:
-        text = nvbandwidth_rows.csv_text(runs)
-    except nvbandwidth_rows.Refused as e:
-        fail(f"nvbandwidth_rows: {e}")
+    text = converted(nvbandwidth_rows.csv_text, runs)
     with open(scratch, "w", encoding="utf-8") as f:
         f.write(text)
     return (scratch,)
@@ -274,15 +279,14 @@ def known_figures(lab):
     return known
 
 
-def rounded_figures(nvbandwidth):
-    """The figures of a recording's nvbandwidth rows, as written and rounded to 0-3 decimals (a
-    handout says 48.4 GB/s of nvbandwidth's 48.3842). Only these few: rounded, the hundreds of
-    numbers of a lab's own rows would let almost any figure through, so those are quoted as
-    written."""
+def rounded_figures(runs):
+    """The figures of nvbandwidth runs (RUNS, their JSONs), as written and rounded to 0-3
+    decimals (a handout says 48.4 GB/s of nvbandwidth's 48.3842). Only these few: rounded, the
+    hundreds of numbers of a lab's own rows would let almost any figure through, so those are
+    quoted as written."""
     figures = set()
-    for line in nvbandwidth.splitlines():
-        fields = line.split(",")
-        for cell in (fields[9], fields[12]) if len(fields) > 12 and fields[0] == "nvbandwidth" else ():
+    for r in converted(nvbandwidth_rows.rows, runs):
+        for cell in (str(r["median_us"]), str(r["gbps"])):
             if re.fullmatch(r"\d+(?:\.\d+)?", cell):
                 figures.add(cell)
                 figures.update(f"{float(cell):.{d}f}" for d in range(4))
@@ -293,15 +297,14 @@ def stray_figures(handout, text):
     """Figures outside the generated parts that no source of the lab holds."""
     lab = lab_of(handout)
     nn = lab.split("-")[0]
-    sources = nvbandwidth = ""
+    sources, runs = "", []
     for kind in HARDWARE:
         path = os.path.join(FIXTURES, f"lab{nn}-{kind}")
         if os.path.isfile(path):
             with open(path) as f:
                 sources += f.read()
-            runs = nvbandwidth_runs(path)
-            nvbandwidth += nvbandwidth_rows.csv_text(runs) if runs else ""
-    rounded = rounded_figures(nvbandwidth)
+            runs += nvbandwidth_runs(path)
+    rounded = rounded_figures(runs)
     known = known_figures(lab)
     outside = BLOCK.sub("", text)
     bad = []

@@ -94,19 +94,26 @@ def rows_of(path):
             yield from figures(case)
 
 
-def csv_text(paths):
-    """The rows of the runs in PATHS as the course's result CSV; Refused names the file."""
-    lines = [",".join(HEADER)]
+def rows(paths):
+    """The rows of the runs in PATHS, one dict per row; Refused names the file."""
+    every = []
     for path in paths:
         try:
-            rows = list(rows_of(path))
-            if not any(r["route"] for r in rows):
+            some = list(rows_of(path))
+            if not any(r["route"] for r in some):
                 raise Refused("no figure of a passed host-link testcase (tools/nvbandwidth.sh "
                               "runs them; N/A cells are no figure)")
         except Refused as e:
             raise Refused(f"{path}: {e}") from None
-        # The rows' CSV has no quoting: a comma inside a field becomes a semicolon.
-        lines += [",".join(str(r[k]).replace(",", ";") for k in HEADER) for r in rows]
+        every += some
+    return every
+
+
+def csv_text(paths):
+    """The rows of the runs in PATHS as the course's result CSV; Refused names the file."""
+    # The rows' CSV has no quoting: a comma inside a field becomes a semicolon.
+    lines = [",".join(HEADER)]
+    lines += [",".join(str(r[k]).replace(",", ";") for k in HEADER) for r in rows(paths)]
     return "\n".join(lines) + "\n"
 
 
