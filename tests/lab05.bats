@@ -247,6 +247,19 @@ host_gpu() {
     assert_success
 }
 
+@test "05: TODO 05.5 the CPU-GPU ping-pong completes every round in a physical time" {
+    # The CPU pings, so the pong kernel answers on one GPU.
+    rows pingpong
+    assert_equal "$status" 0
+    run col verified experiment=pingpong variant=cpu_gpu route=host
+    assert_output 1
+    run col median_us experiment=pingpong variant=cpu_gpu route=host
+    assert_float "$output" '>' 0.2
+    assert_float "$output" '<' 20
+    run lab05_check_latency "$CAPTURED_CSV"
+    assert_success
+}
+
 @test "05: TODO 05.5 the GPU-GPU ping-pong completes every round, both variants (two GPUs)" {
     require_p2p_pair
     rows pingpong
@@ -444,12 +457,16 @@ json.dump(d, open(sys.argv[3], "w"))' "$FIXTURES/lab05-run-1xh200.nvbandwidth-be
 print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
           for t in json.load(open(f))["nvbandwidth"]["testcases"]
           if t["name"] == "device_to_host_memcpy_ce"))' "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json)
-    assert_equal "$(printf '%.1f' "$best")" 55.3
-    assert_output --regexp "\| GPU -> host, copy engine \| [0-9.]+ \| 63.0 \| 55.3 \|"
+    assert_output --regexp "\| GPU -> host, copy engine \| [0-9.]+ \| 63.0 \| $(printf '%.1f' "$best") \|"
     run "$tool" report "$fixture"
     assert_success
     assert_output --partial "No nvbandwidth run beside it: \`make run NVBANDWIDTH=/path/to/nvbandwidth\`"
-    assert_output --partial "| host -> GPU, copy engine | 55.4 | 63.0 | - | - |"
+    # The lab's own figure: its best host -> GPU CE rate at 64 MiB or more.
+    local lab
+    lab=$(awk -F, '$1 == "ce_bandwidth" && $2 == "ce" && $3 == "host" && $4 == -1 && $5 == 0 &&
+                   $6 == "one_way" && $7 >= 67108864 && $13 + 0 > m { m = $13 + 0 }
+                   END { printf "%.1f", m }' "$fixture")
+    assert_output --partial "| host -> GPU, copy engine | $lab | 63.0 | - | - |"
     # Another lab's result file is no run to set beside; check and verdicts take one file.
     run "$tool" report "$fixture" "$FIXTURES/lab05-run.csv"
     assert_failure 1
@@ -653,5 +670,18 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
 
 @test "05: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
     run lab05_check_run "$FIXTURES/lab05-run-1xh200.csv"
+    assert_success
+}
+
+@test "05: the checker refuses host ping-pongs whose two clocks disagree" {
+    local file="$BATS_TEST_TMPDIR/clocks.csv" us
+    us=$(csv_get "$FIXTURES/lab05-run-1xh200.csv" median_us experiment=pingpong variant=gpu_cpu route=host)
+    # A GPU clock that also counted the warm-up: the GPU-timed row 1.3x the host-timed one.
+    awk -F, -v OFS=, -v us="$us" '$1 == "pingpong" && $2 == "cpu_gpu" { $10 = us / 1.3; $11 = $10; $12 = $10 } 1' \
+        "$FIXTURES/lab05-run-1xh200.csv" >"$file"
+    run lab05_check_latency "$file"
+    assert_failure
+    assert_output --partial "differ by more than 1.25x"
+    run lab05_check_latency "$FIXTURES/lab05-run-1xh200.csv"
     assert_success
 }

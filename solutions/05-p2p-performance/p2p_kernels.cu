@@ -106,7 +106,8 @@ cudaError_t lab05_launch_chase(unsigned long long *cursor, long long steps, int 
 /* Wait until *flag == r, or until the deadline: 0 or the failed round. */
 /* Contract of TODO 05.5 (in full: harness/p2p_perf.h); each clause and its test:
  * - every round completes, warm-up included; checked by: TODO 05.5 the GPU-CPU ping-pong
- *   completes; TODO 05.5 the GPU-GPU ping-pong completes (two GPUs)
+ *   completes; TODO 05.5 the CPU-GPU ping-pong completes; TODO 05.5 the GPU-GPU ping-pong
+ *   completes (two GPUs)
  * - a round trip takes a physical time; checked by: the same two tests
  */
 static __device__ unsigned int wait_for(const volatile unsigned int *flag, unsigned int r,
@@ -185,8 +186,8 @@ cudaError_t lab05_launch_pingpong(const lab05_pingpong *pp)
         pong_kernel<<<1, 1, 0, pp->pong_stream>>>(pp->to_pong, pp->to_ping,
                                                   pp->warmup + pp->rounds, pp->timeout_ns,
                                                   pp->pong_result);
-        if ((err = cudaGetLastError()) != cudaSuccess)
-            return err;
+        if ((err = cudaGetLastError()) != cudaSuccess || pp->ping_dev < 0)
+            return err; /* ping_dev -1: the host pings */
     }
     if ((err = cudaSetDevice(pp->ping_dev)) != cudaSuccess)
         return err;

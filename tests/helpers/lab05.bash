@@ -92,8 +92,9 @@ lab05_check_sweeps() {
 }
 
 # lab05_check_latency FILE: far loads beyond L2 are slower than local ones;
-# every queued small copy has a synchronized one; the ping-pongs are there.
-# Every latency lies in a physical range.
+# every queued small copy has a synchronized one; the ping-pongs are there,
+# and the two host ones (GPU clock, host clock) agree. Every latency lies in a
+# physical range.
 lab05_check_latency() {
     awk -F, "$LAB05_AWK_LIB"'
         $1 == "pointer_chase" && $3 == "loopback" { local_us[$6, $5] = $10 + 0 }
@@ -101,6 +102,7 @@ lab05_check_latency() {
         $1 == "pointer_chase" && $3 != "loopback" && $6 != "in_l2" { far[$3 " " $4 "->" $5, $6] = $10 + 0; reader[$3 " " $4 "->" $5, $6] = $5 }
         $1 == "memcpy_latency" { mc[$2, $3, $4, $5] = 1 }
         $1 == "pingpong" && $9 > 0 { pp[$2]++ }
+        $1 == "pingpong" && $3 == "host" && $9 > 0 { host_pp[$2] = $10 + 0 }
         # Physics on both sides: no load or round trip beats a local L2 hit
         # (~0.1 us) by much, and none across any link takes milliseconds.
         function within(lo, hi) { if ($10 + 0 < lo || $10 + 0 > hi) bad(row() ": " $10 " us is outside " lo " .. " hi " us") }
@@ -120,7 +122,12 @@ lab05_check_latency() {
                 if (f[1] == "ce_queued" && !(("ce_synced", f[2], f[3], f[4]) in mc)) bad("memcpy_latency " f[2] " " f[3] "->" f[4] ": no ce_synced row")
             }
             if (p2p && (!pp["write_remote"] || !pp["poll_remote"])) bad("pingpong: both peer variants must be reported where P2P exists")
-            if (host && !pp["gpu_cpu"]) bad("pingpong: the GPU-CPU ping-pong must be reported where the host link was measured")
+            if (host && (!pp["gpu_cpu"] || !pp["cpu_gpu"])) bad("pingpong: both host variants (gpu_cpu, cpu_gpu) must be reported where the host link was measured")
+            # The same round trip over the same flags, timed by the GPU clock and by the
+            # host clock: they agree closely; a clock that also counts the warm-up (whose round 1
+            # the host plays 5 ms late) does not.
+            g = host_pp["gpu_cpu"]; c = host_pp["cpu_gpu"]
+            if (g > 0 && c > 0 && (g > 1.25 * c || c > 1.25 * g)) bad("pingpong: the GPU-timed host ping-pong (" g " us) and the host-timed one (" c " us) differ by more than 1.25x")
             exit failed
         }' "$1"
 }

@@ -190,24 +190,42 @@ int lab05_run_pointer_chase(lab_ctx *ctx)
     return 0;
 }
 
-/* The host's side: answer round r once the GPU wrote it (0, or the round that timed out).
- * Round 1, a warm-up round, is answered PINGPONG_LATE_S late: a wait (TODO 05.5) that gives up
- * before its deadline fails there on every machine, not only where polls are fast. */
-static unsigned int host_answers(volatile unsigned int *to_pong, volatile unsigned int *to_ping,
-                                 unsigned int total)
+/* The host waits until *flag == r: false once past the deadline. */
+static bool host_waits(volatile unsigned int *flag, unsigned int r, double deadline)
 {
+    unsigned int spins = 0;
+    while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != r)
+        if ((++spins & 1023u) == 0u && lab_host_seconds() > deadline)
+            return false;
+    return true;
+}
+
+/* The host's side of a ping-pong, 0 or the round whose wait passed the deadline. As ping
+ * (@p pings) it writes round r and waits for the answer, *seconds the host time of the timed
+ * rounds; as pong it waits for round r and answers it. Its round-1 write comes PINGPONG_LATE_S
+ * late: a wait (TODO 05.5) that gives up before its deadline fails there on every machine, not
+ * only where polls are fast. */
+static unsigned int host_side(volatile unsigned int *to_pong, volatile unsigned int *to_ping,
+                              bool pings, unsigned int warmup, unsigned int total,
+                              double *seconds)
+{
+    volatile unsigned int *mine = pings ? to_ping : to_pong, *theirs = pings ? to_pong : to_ping;
     const double deadline = lab_host_seconds() + (double)PINGPONG_TIMEOUT_NS / 1e9;
+    double t0 = 0.0;
     for (unsigned int r = 1; r <= total; r++) {
-        unsigned int spins = 0;
-        while (__atomic_load_n(to_pong, __ATOMIC_ACQUIRE) != r)
-            if ((++spins & 1023u) == 0u && lab_host_seconds() > deadline)
-                return r;
-        if (r == 1) /* no clock read in the other rounds: they are timed */
+        if (!pings && !host_waits(mine, r, deadline))
+            return r;
+        if (r == 1) /* no clock read in the other rounds, but where the clock starts */
             for (const double late = lab_host_seconds() + PINGPONG_LATE_S;
                  lab_host_seconds() < late;)
                 ;
-        __atomic_store_n(to_ping, r, __ATOMIC_RELEASE);
+        if (pings && r == warmup + 1u)
+            t0 = lab_host_seconds();
+        __atomic_store_n(theirs, r, __ATOMIC_RELEASE);
+        if (pings && !host_waits(mine, r, deadline))
+            return r;
     }
+    *seconds = lab_host_seconds() - t0;
     return 0;
 }
 
@@ -216,7 +234,7 @@ typedef struct pingpong_run {
     lab05_pingpong pp;           /**< what the ping-pong kernels are launched with */
     int flags_dev[2];            /**< GPU owning to_pong, to_ping (-1: host memory) */
     unsigned int *host_flags[2]; /**< their host addresses, when in host memory */
-    const char *variant;         /**< write_remote, poll_remote, gpu_cpu */
+    const char *variant;         /**< write_remote, poll_remote, gpu_cpu, cpu_gpu */
 } pingpong_run;
 
 static void zero(int dev, void *ptr, size_t bytes)
@@ -254,25 +272,32 @@ static void read_result(int dev, cudaStream_t stream, const lab05_pingpong_resul
 static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
 {
     const lab05_pingpong *pp = &run->pp;
-    lab05_pingpong_result ping, pong = {0, 0, 0};
+    lab05_pingpong_result ping = {0, 0, 0}, pong = {0, 0, 0};
     const unsigned int total = (unsigned int)(pp->warmup + pp->rounds);
     const char *tool = getenv("CUDA_INJECTION64_PATH");
+    const bool host_pings = pp->ping_dev < 0;
+    double seconds = 0.0;
     for (int i = 0; i < 2; i++)
         (void)flag(run, i, true);
-    zero(pp->ping_dev, pp->ping_result, sizeof ping);
+    if (pp->ping_dev >= 0)
+        zero(pp->ping_dev, pp->ping_result, sizeof ping);
     if (pp->pong_dev >= 0)
         zero(pp->pong_dev, pp->pong_result, sizeof pong);
     CUDA_CHECK(lab05_launch_pingpong(pp));
-    if (pp->pong_dev < 0) { /* the host answers while the ping kernel runs */
-        pong.failed_round = host_answers(run->host_flags[0], run->host_flags[1], total);
-        pong.rounds = pong.failed_round ? pong.failed_round - 1u : total;
+    if (host_pings || pp->pong_dev < 0) { /* the host plays its side while the kernel runs */
+        lab05_pingpong_result *host = host_pings ? &ping : &pong;
+        host->failed_round = host_side(run->host_flags[0], run->host_flags[1], host_pings,
+                                       (unsigned int)pp->warmup, total, &seconds);
+        host->rounds = host->failed_round ? host->failed_round - 1u : total;
+        host->elapsed_ns = (unsigned long long)(seconds * 1e9);
     }
-    read_result(pp->ping_dev, pp->ping_stream, pp->ping_result, &ping);
+    if (pp->ping_dev >= 0)
+        read_result(pp->ping_dev, pp->ping_stream, pp->ping_result, &ping);
     if (pp->pong_dev >= 0)
         read_result(pp->pong_dev, pp->pong_stream, pp->pong_result, &pong);
     /* A tool such as compute-sanitizer attaches through CUDA_INJECTION64_PATH; some run one
      * kernel at a time, and then neither side of a GPU-GPU ping-pong ever sees the other. */
-    if (pp->pong_dev >= 0 && tool != NULL && tool[0] != '\0' && ping.failed_round == 1 &&
+    if (pp->pong_dev >= 0 && pp->ping_dev >= 0 && tool != NULL && tool[0] != '\0' && ping.failed_round == 1 &&
         pong.failed_round == 1)
         return 1;
     const unsigned int last_pong = flag(run, 0, false), last_ping = flag(run, 1, false);
@@ -352,7 +377,8 @@ static void pingpong_peer(lab_ctx *ctx, int a, int b, int rounds)
     }
 }
 
-/* GPU a pings, the CPU answers: both flags in pinned host memory. */
+/* GPU a and the CPU, both flags in pinned host memory: the GPU pings and the CPU answers, then
+ * the CPU pings (its clock keeps the time) and the pong kernel answers. */
 static void pingpong_host(lab_ctx *ctx, int a, int rounds)
 {
     lab_far far;
@@ -369,6 +395,12 @@ static void pingpong_host(lab_ctx *ctx, int a, int rounds)
     (void)pingpong_row(ctx, &run, LAB_ROUTE_HOST, a, -1,
                        "flags in pinned host memory: the GPU's stores and polls cross the "
                        "link; the CPU answers");
+    run.pp = (lab05_pingpong){-1, NULL, a, stream, dev_flags, dev_flags + 64, 100, rounds,
+                              PINGPONG_TIMEOUT_NS, NULL, res};
+    run.variant = "cpu_gpu";
+    (void)pingpong_row(ctx, &run, LAB_ROUTE_HOST, -1, a,
+                       "flags in pinned host memory: the CPU pings and keeps the time (host "
+                       "clock); the GPU's polls and stores cross the link");
     CUDA_CHECK(cudaSetDevice(a));
     CUDA_CHECK(cudaStreamDestroy(stream));
     CUDA_CHECK(cudaFree(res));

@@ -117,8 +117,8 @@ typedef struct lab05_pingpong_result {
 
 /** @brief One ping-pong: who plays, where the flags are, how long. */
 typedef struct lab05_pingpong {
-    int ping_dev;                 /**< GPU of the ping kernel (it keeps the time) */
-    cudaStream_t ping_stream;     /**< a stream of ping_dev */
+    int ping_dev;                 /**< GPU of the ping kernel (keeps the time); -1: the host */
+    cudaStream_t ping_stream;     /**< a stream of ping_dev (unused when the host pings) */
     int pong_dev;                 /**< GPU of the pong kernel; -1: the host answers */
     cudaStream_t pong_stream;     /**< a stream of pong_dev (unused when the host answers) */
     unsigned int *to_pong;        /**< the flag ping writes and pong polls */
@@ -126,7 +126,7 @@ typedef struct lab05_pingpong {
     int warmup;                   /**< rounds before the clock starts */
     int rounds;                   /**< timed rounds */
     unsigned long long timeout_ns; /**< how long each side waits at most, in all */
-    lab05_pingpong_result *ping_result; /**< written by ping (its GPU can write it) */
+    lab05_pingpong_result *ping_result; /**< written by ping (unused when the host pings) */
     lab05_pingpong_result *pong_result; /**< written by pong (unused when the host answers) */
 } lab05_pingpong;
 
@@ -140,8 +140,9 @@ typedef struct lab05_pingpong {
  * when round warmup + 1 starts and after the last round (elapsed_ns); either side that passes its
  * deadline records the round in failed_round and returns. Both report the rounds they completed.
  * Contract: one thread each; pong is launched first (on pong_dev, unless the host answers), then
- * ping on ping_dev; returns the first launch error, else cudaSuccess; does not wait; ping_dev is
- * current afterwards. The harness checks rounds, failures and the flags' last values.
+ * ping on ping_dev (unless the host pings); the host plays at most one side. Returns the first
+ * launch error, else cudaSuccess; does not wait; the device of the last kernel launched is current
+ * afterwards. The harness checks rounds, failures and the flags' last values.
  */
 cudaError_t lab05_launch_pingpong(const lab05_pingpong *pp);
 

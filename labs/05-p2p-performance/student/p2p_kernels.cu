@@ -57,7 +57,8 @@ cudaError_t lab05_launch_chase(unsigned long long *cursor, long long steps, int 
 /* Wait until *flag == r, or until the deadline: 0 or the failed round. */
 /* Contract of TODO 05.5 (in full: harness/p2p_perf.h); each clause and its test:
  * - every round completes, warm-up included; checked by: TODO 05.5 the GPU-CPU ping-pong
- *   completes; TODO 05.5 the GPU-GPU ping-pong completes (two GPUs)
+ *   completes; TODO 05.5 the CPU-GPU ping-pong completes; TODO 05.5 the GPU-GPU ping-pong
+ *   completes (two GPUs)
  * - a round trip takes a physical time; checked by: the same two tests
  */
 static __device__ unsigned int wait_for(const volatile unsigned int *flag, unsigned int r,
