@@ -48,7 +48,9 @@ hint = [t["hint"] for t in lab["tests"] if "TODO 01.1" in t["hint"]][0]
 print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab["tests"]),
       sum(t["state"] == "failed" for t in lab["tests"]), "\t" in hint, "\"quoted\"" in hint)' "$BATS_TEST_TMPDIR/s.json"
     assert_success
-    assert_output "0 19 71 01 34 6 True True"
+    # The fixture's totals (points, checkable, not checkable here): they change when it is
+    # regenerated (`make grade` on a machine without a GPU, whenever a lab's tests change).
+    assert_output "0 19 72 01 34 6 True True"
 }
 
 @test "grading: make grade scores the reference in full and the untouched skeletons zero, for what this machine can check" {

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""unwritten-figures.py FIXTURES: figures of lab 05's 1x H200 recording for the rounding test
+of tests/handouts.bats, chosen from the data so that a new recording needs no new test.
+
+Prints one line: NVB R2 R1 OFF DIGIT LAB LAB1
+  NVB    an nvbandwidth bandwidth as its converter writes it (tools/nvbandwidth_rows.py)
+  R2 R1  NVB rounded to 2 and 1 decimals; none of the three is written in a CSV fixture
+  OFF    R1 one decimal up, DIGIT NVB one last digit up: neither is written in a CSV fixture
+         nor is any nvbandwidth figure rounded to 0-3 decimals
+  LAB    a lab each-way GB/s figure as written, LAB1 its rounding to 1 decimal, written nowhere
+Exits 1 when the recording offers none.
+"""
+import csv
+import glob
+import os
+import re
+import subprocess
+import sys
+
+fixtures = sys.argv[1]
+tools = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
+recording = os.path.join(fixtures, "lab05-run-1xh200.csv")
+runs = sorted(glob.glob(os.path.join(fixtures, "lab05-run-1xh200.nvbandwidth-*.json")))
+text = "".join(open(f, encoding="utf-8").read() for f in glob.glob(fixtures + "/lab05-run*.csv"))
+
+
+def written(figure):
+    return re.search(r"(^|[^0-9.])" + re.escape(figure) + r"([^0-9]|$)", text, re.M) is not None
+
+
+def nvbandwidth_figures():
+    out = subprocess.run([sys.executable, os.path.join(tools, "nvbandwidth_rows.py"), *runs],
+                         check=True, capture_output=True, text=True).stdout
+    return [r["gbps"] for r in csv.DictReader(out.splitlines())
+            if r["experiment"] == "nvbandwidth" and r["gbps"]]
+
+
+def one_digit_up(figure):
+    return figure[:-1] + str((int(figure[-1]) + 1) % 10)
+
+
+figures = nvbandwidth_figures()
+rounded = {f"{float(f):.{d}f}" for f in figures for d in range(4)} | set(figures)
+choice = None
+for nvb in figures:
+    if "." not in nvb or len(nvb.split(".")[1]) < 3 or nvb.endswith("9"):
+        continue
+    r2, r1 = f"{float(nvb):.2f}", f"{float(nvb):.1f}"
+    off, digit = f"{float(r1) + 0.1:.1f}", one_digit_up(nvb)
+    if any(written(x) for x in (nvb, r2, r1, off, digit)) or off in rounded or digit in rounded:
+        continue
+    choice = [nvb, r2, r1, off, digit]
+    break
+with open(recording, encoding="utf-8") as f:
+    for r in csv.DictReader(f):
+        lab, lab1 = r["gbps"], f"{float(r['gbps'] or 0):.1f}"
+        if choice and r["experiment"] == "ce_bandwidth" and r["mode"] == "each_way" and \
+                float(lab or 0) >= 10 and len(lab.split(".")[-1]) >= 3 and \
+                not written(lab1) and lab1 not in rounded:
+            print(*choice, lab, lab1)
+            sys.exit(0)
+sys.exit(1)
