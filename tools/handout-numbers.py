@@ -31,7 +31,6 @@ BUILD (default build) is where the host tools are.
 """
 
 import csv
-import glob
 import io
 import os
 import re
@@ -80,11 +79,6 @@ def host_tool(lab, verb, fixture, beside=()):
     return out.stdout
 
 
-def nvbandwidth_runs(fixture):
-    """The nvbandwidth runs recorded with FIXTURE: FIXTURE.nvbandwidth-*.json beside it."""
-    return sorted(glob.glob(fixture[:-len(".csv")] + ".nvbandwidth-*.json"))
-
-
 def converted(convert, runs):
     """convert(runs), a function of tools/nvbandwidth_rows.py, or fail with its reason."""
     try:
@@ -96,7 +90,7 @@ def converted(convert, runs):
 def nvbandwidth_beside(fixture, scratch):
     """The rows of the nvbandwidth runs recorded with FIXTURE, as the one file make run's report
     sets beside it; none without such runs."""
-    runs = nvbandwidth_runs(fixture)
+    runs = nvbandwidth_rows.runs_beside(fixture)
     if not runs:
         return ()
     text = converted(nvbandwidth_rows.csv_text, runs)
@@ -303,7 +297,7 @@ def stray_figures(handout, text):
         if os.path.isfile(path):
             with open(path) as f:
                 sources += f.read()
-            runs += nvbandwidth_runs(path)
+            runs += nvbandwidth_rows.runs_beside(path)
     rounded = rounded_figures(runs)
     known = known_figures(lab)
     outside = BLOCK.sub("", text)

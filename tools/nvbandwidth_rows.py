@@ -3,6 +3,8 @@
 
     nvbandwidth_rows.py RUN.json [RUN.json ...] > nvbandwidth.csv
     nvbandwidth_rows.py --testcases     the testcases to run (tools/nvbandwidth.sh)
+    nvbandwidth_rows.py --runs-beside RECORDING.csv
+                                        the runs kept with a recording, one a line
 
 Each run gives rows of the experiment "nvbandwidth": its version, driver and
 GPUs (variant version, driver, gpu), then one row per figure of each passed
@@ -16,6 +18,7 @@ lab to them. A file that is not nvbandwidth's JSON, or that records an error,
 is refused with exit 1.
 """
 
+import glob
 import json
 import math
 import sys
@@ -117,12 +120,24 @@ def csv_text(paths):
     return "\n".join(lines) + "\n"
 
 
+def runs_beside(recording):
+    """The nvbandwidth runs kept with RECORDING (labNN-run*.csv): the files
+    RECORDING.nvbandwidth-*.json beside it (before.json, after.json), sorted."""
+    stem = recording[:-len(".csv")] if recording.endswith(".csv") else recording
+    return sorted(glob.glob(glob.escape(stem) + ".nvbandwidth-*.json"))
+
+
 def main(paths):
     if paths == ["--testcases"]:
         print(" ".join(HOST_TESTCASES))
         return 0
+    if len(paths) == 2 and paths[0] == "--runs-beside":
+        for run in runs_beside(paths[1]):
+            print(run)
+        return 0
     if not paths or any(p.startswith("-") for p in paths):
-        print("usage: nvbandwidth_rows.py RUN.json [RUN.json ...] | --testcases", file=sys.stderr)
+        print("usage: nvbandwidth_rows.py RUN.json [RUN.json ...] | --testcases | "
+              "--runs-beside RECORDING.csv", file=sys.stderr)
         return 2
     try:
         sys.stdout.write(csv_text(paths))

@@ -100,16 +100,14 @@ recordings() {
     done
 }
 
-# beside_rows CSV PREFIX: the rows of the nvbandwidth runs PREFIX-*.json
-# (tools/nvbandwidth_rows.py) into CSV. Exit 2 when there is no such run; 1, with the
+# beside_rows CSV [RUN.json ...]: the rows of these nvbandwidth runs
+# (tools/nvbandwidth_rows.py) into CSV. Exit 2 when there is no run; 1, with the
 # reason on stderr, when they cannot be read.
 beside_rows() {
-    local csv=$1 runs
-    shopt -s nullglob
-    runs=("$2"-*.json)
-    shopt -u nullglob
-    [ ${#runs[@]} -gt 0 ] || return 2
-    python3 tools/nvbandwidth_rows.py "${runs[@]}" >"$csv" && return 0
+    local csv=$1
+    shift
+    [ $# -gt 0 ] || return 2
+    python3 tools/nvbandwidth_rows.py "$@" >"$csv" && return 0
     rm -f "$csv"
     return 1
 }
@@ -167,7 +165,10 @@ done
 
 nvbandwidth_run after
 beside_here=() # the rows set beside this run's in each lab's report section
-if why=$(beside_rows "$work/data/nvbandwidth.csv" "$work/data/nvbandwidth" 2>&1); then
+shopt -s nullglob
+runs_here=("$work"/data/nvbandwidth-*.json)
+shopt -u nullglob
+if why=$(beside_rows "$work/data/nvbandwidth.csv" "${runs_here[@]}" 2>&1); then
     beside_here=("$work/data/nvbandwidth.csv")
 elif [ $? -eq 1 ]; then
     echo "$why" >&2
@@ -271,7 +272,7 @@ verdict_words() {
 
 # ------------------------------------------------------------- lab sections
 lab_section() {
-    local lab=$1 csv="$work/data/$1.csv" tool="$build/host/$1" fixture tag
+    local lab=$1 csv="$work/data/$1.csv" tool="$build/host/$1" fixture tag beside runs
     echo "## $lab"
     echo
     if [ "${outcome[$lab]}" = ok ]; then
@@ -294,7 +295,8 @@ lab_section() {
         echo "From \`$fixture\`, drawn by the lab's host tool:"
         echo
         beside=()
-        beside_rows "$work/$lab-$tag.beside.csv" "${fixture%.csv}.nvbandwidth" &&
+        mapfile -t runs < <(python3 tools/nvbandwidth_rows.py --runs-beside "$fixture")
+        beside_rows "$work/$lab-$tag.beside.csv" "${runs[@]}" &&
             beside=("$work/$lab-$tag.beside.csv")
         "$tool" report "$fixture" "${beside[@]}" | as_recorded |
             sed 's/^### /#### /' # under this recording's heading
