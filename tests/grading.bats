@@ -7,29 +7,65 @@ setup() {
     [ -d "$REPO_ROOT/solutions" ] || skip "the instructor's tools: not in the student tree"
 }
 
-score() { # TAP file -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.json
-    run awk -v rules="$REPO_ROOT/tests/points/lab01.tsv" -f "$REPO_ROOT/tools/score-tap.awk" "$1"
+score() { # JUnit file [points table] -> scorecard in $output, JSON in $BATS_TEST_TMPDIR/summary.json
+    run python3 "$REPO_ROOT/tools/junit-summary.py" "$1" "${2:-$REPO_ROOT/tests/points}" \
+        "$BATS_TEST_TMPDIR/summary.json"
+}
+
+# The no-GPU grade of the untouched skeletons, and lab 01's counts as Bats wrote them in its
+# <testsuite> element (tests, failures, skipped): independent of the scorer's own counting.
+SKELETON_JUNIT=grade-skeleton-nogpu.junit.xml
+lab01_counts() {
+    sed -n -E 's/.*<testsuite name="lab01.bats" tests="([0-9]+)" failures="([0-9]+)" errors="0" skipped="([0-9]+)".*/\1 \2 \3/p' \
+        "$FIXTURES/$SKELETON_JUNIT"
+}
+
+# junit_without_failures OUT [SKIP_REASON]: the skeletons' grade with every failure removed
+# (the test passed), or turned into a skip for SKIP_REASON.
+junit_without_failures() {
+    python3 - "$FIXTURES/$SKELETON_JUNIT" "$@" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+tree = ET.parse(sys.argv[1])
+for case in tree.getroot().iter("testcase"):
+    failure = case.find("failure")
+    if failure is not None:
+        case.remove(failure)
+        if len(sys.argv) > 3:
+            ET.SubElement(case, "skipped").text = sys.argv[3]
+tree.write(sys.argv[2], encoding="UTF-8", xml_declaration=True)
+PY
 }
 
 @test "grading: an untouched skeleton scores zero, each failure naming its TODO" {
-    score "$FIXTURES/grade-skeleton-lab01.tap"
+    local tests failures skipped
+    read -r tests failures skipped < <(lab01_counts)
+    score "$FIXTURES/$SKELETON_JUNIT"
     assert_success
-    assert_line --regexp '^01 +11 of 30 +0 of 6 +12 points'
-    assert_line --regexp '^total +0 of 6 +12 points'
+    assert_line --regexp "^01 +$((tests - failures - skipped)) of $tests +0 of [1-9][0-9]* +[0-9]+ points"
+    assert_line --regexp '^total +0 of [1-9][0-9]* +[0-9]+ points'
     assert_output --partial "TODO 01.1 is not done yet (labs/01-peer-checks/"
 }
 
 @test "grading: a complete lab scores full marks" {
-    sed 's/^not ok /ok /' "$FIXTURES/grade-skeleton-lab01.tap" >"$BATS_TEST_TMPDIR/all-pass.tap"
-    score "$BATS_TEST_TMPDIR/all-pass.tap"
-    assert_line --regexp '^01 +17 of 30 +6 of 6 +12 points'
+    local tests failures skipped got possible
+    read -r tests failures skipped < <(lab01_counts)
+    junit_without_failures "$BATS_TEST_TMPDIR/all-pass.xml"
+    score "$BATS_TEST_TMPDIR/all-pass.xml"
+    assert_success
+    assert_line --regexp "^01 +$((tests - skipped)) of $tests +[0-9]+ of [0-9]+ +[0-9]+ points"
+    read -r got possible < <(sed -n -E 's/^01 +[0-9]+ of [0-9]+ +([0-9]+) of ([0-9]+) .*/\1 \2/p' <<<"$output")
+    [ "$possible" -gt 0 ] && [ "$got" -eq "$possible" ] || fail "lab 01 scores $got of $possible"
     refute_output --partial "[failed]"
 }
 
 @test "grading: skipped tests are not checkable here: neither earned nor lost, counted apart, saying why" {
-    sed 's/^not ok \([0-9]*\) \(.*\)$/ok \1 \2 # skip needs 2 GPUs/' "$FIXTURES/grade-skeleton-lab01.tap" >"$BATS_TEST_TMPDIR/skipped.tap"
-    score "$BATS_TEST_TMPDIR/skipped.tap"
-    assert_line --regexp '^01 +11 of 30 +0 of 0 +18 points'
+    local tests failures skipped
+    read -r tests failures skipped < <(lab01_counts)
+    junit_without_failures "$BATS_TEST_TMPDIR/skipped.xml" "needs 2 GPUs"
+    score "$BATS_TEST_TMPDIR/skipped.xml"
+    assert_success
+    assert_line --regexp "^01 +$((tests - failures - skipped)) of $tests +0 of 0 +[1-9][0-9]* points"
     assert_output --partial "skipped: needs 2 GPUs"
 }
 
@@ -157,10 +193,16 @@ print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab
 }
 
 @test "grading: points are looked up by test id, not guessed from words in the name" {
-    local table="$BATS_TEST_TMPDIR/points.tsv" tap="$BATS_TEST_TMPDIR/t.tap"
+    local table="$BATS_TEST_TMPDIR/points.tsv" junit="$BATS_TEST_TMPDIR/t.xml" name
     printf '%s\t3\n%s\t2\n' "01: TODO 01.9 rejects a bad id with one GPU" "01: a frame test" >"$table"
-    printf '1..3\nok 1 01: TODO 01.9 rejects a bad id with one GPU\nok 2 01: a frame test\nok 3 01: a test the table lacks\n' >"$tap"
-    run awk -v rules="$table" -f "$REPO_ROOT/tools/score-tap.awk" "$tap"
+    {
+        printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n<testsuite name="lab01.bats">\n'
+        for name in "01: TODO 01.9 rejects a bad id with one GPU" "01: a frame test" "01: a test the table lacks"; do
+            printf '<testcase classname="lab01.bats" name="%s" time="0" />\n' "$name"
+        done
+        printf '</testsuite>\n</testsuites>\n'
+    } >"$junit"
+    score "$junit" "$table"
     assert_success
     assert_line --regexp '^01 +3 of 3 +5 of 5 +0 points'
 }

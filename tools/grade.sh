@@ -148,11 +148,11 @@ while IFS=$'\t' read -r nn why; do
     echo "lab $nn does not build, so it scores 0 of what this machine can check: $why"
     status=1
 done <"$out/unbuilt.tsv"
-awk -v rules="$(echo tests/points/lab[0-9][0-9].tsv)" -f tools/score-tap.awk "$out/tests.tap"
-# The JSON comes from the JUnit file, through a real XML parser and serialiser.
+# The scorecard and the JSON come from the JUnit file, through a real XML parser and
+# serialiser: the scorecard is printed before the JSON is written.
 written=("$out/junit.xml (JUnit)" "$out/tests.tap")
 if ! command -v python3 >/dev/null 2>&1; then
-    echo "grade: $out/summary.json was not written: python3 is needed" >&2
+    echo "grade: no scorecard and no $out/summary.json: python3 is needed (tools/ensure-deps.sh)" >&2
     status=1
 elif ! python3 tools/junit-summary.py "$out/junit.xml" tests/points "$out/summary.json"; then
     echo "grade: $out/summary.json was not written (tools/junit-summary.py failed: its error is above)" >&2

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""junit-summary.py JUNIT.xml POINTS OUT.json: the grade as JSON.
+"""junit-summary.py JUNIT.xml POINTS OUT.json: the grade, as a scorecard and as JSON.
 
 Reads the JUnit report Bats writes (a real XML parser) and the points table
 POINTS, a table or a folder of them (tests/points/labNN.tsv: a test's id,
-its full name, and its points; a test no table lists earns none), and writes the summary with a real
-JSON serialiser: per lab the points earned, the points possible on this
-machine and the points it could not check, and per test its state, points
-and hint (the unfinished TODO or the failed check; the skip reason).
+its full name, and its points; a test no table lists earns none). Prints the
+scorecard: per lab the tests passed of all and the points earned of those
+this machine could check, the points it could not check (a skipped test's are
+neither earned nor lost), then each test not passed with its points and its
+hint. Then writes the same with a real JSON serialiser: per lab the points
+earned, the points possible on this machine and the points it could not
+check, and per test its state, points and hint (the unfinished TODO or the
+failed check; the skip reason).
 """
 import json
 import os
@@ -38,9 +42,10 @@ CONTROL = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|[\x00-\x08\x0b-\x1f]")
 
 
 def hint_of(text):
-    """The hint tools/score-tap.awk gives: the unfinished TODO or the lab
-    that does not build; else what the program said ("not ok CASE: ...",
-    else its first line) and the failed check's file:line; else that place."""
+    """A failed test's hint: the unfinished TODO or the lab that does not
+    build; else what the program said ("not ok CASE: ...", else its first
+    line; tests/helpers/lab.bash program_said) and the failed check's
+    file:line; else that place."""
     lines = [CONTROL.sub("", line) for line in (text or "").splitlines()]
     for line in lines:
         found = re.match(r"\s*(?:unfinished: (TODO .*)|not built: (.*))", line)
@@ -62,16 +67,36 @@ def hint_of(text):
     return lines[-1].strip() if lines else ""
 
 
+def scorecard(labs, worth, out):
+    """The scorecard of LABS (as in the JSON); WORTH: {test name: its points}."""
+    out.write(f"{'lab':<6} {'tests passed':<14} {'points':<12} not checkable here\n")
+    for lab in labs:
+        tests = lab["tests"]
+        passed = sum(t["state"] == "passed" for t in tests)
+        out.write(f"{lab['lab']:<6} {passed:5d} of {len(tests):<5d} {lab['points']:4d} of "
+                  f"{lab['max_points']:<4d} {lab['not_checkable_here']:4d} points\n")
+    total = {k: sum(lab[k] for lab in labs) for k in ("points", "max_points", "not_checkable_here")}
+    out.write(f"total  {'':>18} {total['points']:4d} of {total['max_points']:<4d} "
+              f"{total['not_checkable_here']:4d} points\n")
+    missed = [t for lab in labs for t in lab["tests"] if t["state"] != "passed"]
+    if missed:
+        out.write("\nNot passed:\n")
+    for t in missed:
+        n = worth[t["name"]]
+        said = ("skipped: " if t["state"] == "skipped" else "") + t["hint"]
+        out.write(f"  [{t['state']}] {t['name']} ({n} point{'' if n == 1 else 's'})\n      {said}\n")
+
+
 def main(argv):
     if len(argv) != 4:
         sys.stderr.write(__doc__)
         return 2
     table = read_points(argv[2])
-    labs = {}
+    labs, worth = {}, {}
     for case in ET.parse(argv[1]).getroot().iter("testcase"):
         name = case.get("name", "")
         lab = name.split(":", 1)[0]
-        points = table.get(name, 0)
+        points = worth[name] = table.get(name, 0)
         failure, skipped = case.find("failure"), case.find("skipped")
         if failure is not None:
             state, hint = "failed", hint_of(failure.text)
@@ -95,6 +120,8 @@ def main(argv):
         "not_checkable_here": sum(l["not_checkable_here"] for l in labs.values()),
         "labs": list(labs.values()),
     }
+    scorecard(summary["labs"], worth, sys.stdout)
+    sys.stdout.flush()
     with open(argv[3], "w", encoding="utf-8") as out:
         json.dump(summary, out, indent=2, ensure_ascii=False)
         out.write("\n")
