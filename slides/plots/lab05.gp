@@ -79,17 +79,18 @@ set output out."/lab05-latency.png"
 set title "One small copy costs microseconds; one load across a link, about one"
 set style fill solid 0.85 border -1
 set boxwidth 0.7
-set yrange [0:9.5]
+set yrange [0:11]
 set ylabel "microseconds (median)"
 set grid ytics
 set bmargin 4
 set key top right box opaque font ",17"
-set xtics font ",17" ("4 B copy\nqueued" 1, "4 B copy\n+ sync" 2, "load\nlocal" 3, "load\nfrom peer" 4, \
-    "ping-pong\nGPU-GPU" 5, "4 B copy\nqueued" 6.5, "4 B copy\n+ sync" 7.5, "load from\nhost" 8.5, "ping-pong\nGPU-CPU" 9.5)
-set xrange [0.4:10.1]
+set xtics font ",14" ("4 B copy\nqueued" 1, "4 B copy\n+ sync" 2, "load\nlocal" 3, "load\nfrom peer" 4, \
+    "ping-pong\nGPU-GPU" 5, "4 B copy\nqueued" 6.5, "4 B copy\n+ sync" 7.5, "load from\nhost" 8.5, "ping-pong\nGPU-CPU" 9.5, \
+    "ping-pong\nCPU-GPU" 10.5)
+set xrange [0.4:11.1]
 set arrow 1 from 5.75, graph 0 to 5.75, graph 1 nohead dt 2 lc "gray40"
 twopos = 'strcol(1) eq "memcpy_latency" && strcol(3) eq "peer" && pair(A, B) ? (strcol(2) eq "ce_queued" ? 1 : strcol(2) eq "ce_synced" ? 2 : NaN) : chase("loopback") && pair(A, A) ? 3 : chase("peer") && pair(B, A) ? 4 : strcol(1) eq "pingpong" && strcol(2) eq "write_remote" && pair(LO, HI) ? 5 : NaN'
-onepos = 'strcol(1) eq "memcpy_latency" && strcol(3) eq "host" && column(4) == -1 ? (strcol(2) eq "ce_queued" ? 6.5 : strcol(2) eq "ce_synced" ? 7.5 : NaN) : chase("host") ? 8.5 : strcol(1) eq "pingpong" && strcol(3) eq "host" ? 9.5 : NaN'
+onepos = 'strcol(1) eq "memcpy_latency" && strcol(3) eq "host" && column(4) == -1 ? (strcol(2) eq "ce_queued" ? 6.5 : strcol(2) eq "ce_synced" ? 7.5 : NaN) : chase("host") ? 8.5 : strcol(1) eq "pingpong" && strcol(3) eq "host" ? (strcol(2) eq "gpu_cpu" ? 9.5 : strcol(2) eq "cpu_gpu" ? 10.5 : NaN) : NaN'
 plot \
     csv skip 1 using (@twopos):10 with boxes lc rgb "#1a7f37" title hw, \
     csv skip 1 using (@twopos):10:(sprintf("%.2f", column(10))) with labels offset 0,0.8 notitle, \

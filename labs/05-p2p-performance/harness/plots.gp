@@ -104,12 +104,12 @@ set logscale y 10
 set ylabel "microseconds"
 set format y "%g"
 set grid ytics
-set xrange [0.3:11.7]
+set xrange [0.3:12.7]
 set key off
-array LAT_NAME[11] = ["4 B copy queued, P2P", "4 B copy queued, host", "4 B copy + sync, P2P", \
+array LAT_NAME[12] = ["4 B copy queued, P2P", "4 B copy queued, host", "4 B copy + sync, P2P", \
     "4 B copy + sync, host", "load, local memory", "load, peer memory", "load, host memory", \
     "load in L2, local", "ping-pong, GPU-GPU (write remote)", "ping-pong, GPU-GPU (poll remote)", \
-    "ping-pong, GPU-CPU"]
+    "ping-pong, GPU-CPU", "ping-pong, CPU-GPU"]
 far(m) = strcol(6) eq m || strcol(6) eq "beyond_l2"
 chase(r, s, d) = strcol(1) eq "pointer_chase" && strcol(3) eq r && far("") && ends(s, d)
 pong(v, s, d) = strcol(1) eq "pingpong" && strcol(2) eq v && ends(s, d)
@@ -122,12 +122,13 @@ kind(i) = i == 1 ? is("memcpy_latency", "ce_queued", "peer", "one_way") && ends(
           i == 7 ? chase("host", -1, A) : \
           i == 8 ? strcol(1) eq "pointer_chase" && strcol(3) eq "loopback" && strcol(6) eq "in_l2" && ends(A, A) : \
           i == 9 ? pong("write_remote", LO, HI) : \
-          i == 10 ? pong("poll_remote", LO, HI) : pong("gpu_cpu", A, -1)
+          i == 10 ? pong("poll_remote", LO, HI) : \
+          i == 11 ? pong("gpu_cpu", A, -1) : pong("cpu_gpu", -1, A)
 # A kind this run has no rows of keeps its place, labelled "not run".
 set xtics rotate by -25 ()
-do for [i = 1:11] {
+do for [i = 1:12] {
     stats csv skip 1 using (count(i, kind(i))) nooutput
     set xtics add ((STATS_sum > 0 ? LAT_NAME[i] : LAT_NAME[i]." (not run)") i)
 }
 lat(cond) = cond ? column(10) : NaN
-plot for [i = 1:11] csv skip 1 using (i):(lat(kind(i))):11:12 with yerrorbars pt 7 ps 1.5 lw 2
+plot for [i = 1:12] csv skip 1 using (i):(lat(kind(i))):11:12 with yerrorbars pt 7 ps 1.5 lw 2
