@@ -185,3 +185,14 @@ probe() {
     assert_failure
     assert_output --partial "line 2: longer than 2046 characters"
 }
+
+@test "common: todo_message is the line a skeleton prints at its unfinished TODO" {
+    local program="$BUILD_DIR/student/unit/01-peer-checks" file=labs/01-peer-checks/student/peer_checks.c line
+    [ -x "$program" ] || skip "lab 01's skeleton unit driver is not built"
+    student_edited "$REPO_ROOT/$file" && skip "$file is a student's work: its TODO 01.1 may be done"
+    line=$(grep -n -m1 'LAB_TODO("01.1")' "$REPO_ROOT/$file" | cut -d: -f1)
+    [ -n "$line" ] || fail "no LAB_TODO(\"01.1\") in $file"
+    run env LAB01_TODO=01.1 "$program"
+    assert_failure
+    assert_line "$(todo_message 01.1 "$file" "$line")"
+}

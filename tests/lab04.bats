@@ -175,10 +175,9 @@ assert_exact() {
         if ! grep -qE '(atom|red)\.(global\.)?sys\.add' <<<"$body"; then
             # An untouched skeleton has no atomics at all: that is unfinished
             # work, named as the programs name it (file:line).
-            output=$(grep -nE 'LAB_TODO\("04\.[2347]"\)' "$file" | head -n 1 |
-                awk -v f="$shown" '{ match($0, /"04\.[0-9]+"/); n = $0; sub(/:.*/, "", n)
-                    id = substr($0, RSTART + 1, RLENGTH - 2) # common/todo.c says it so
-                    printf "TODO %s is not done yet (%s:%s): see TODO %s under The TODOs in the lab'"'"'s handout\n", id, f, n, id }')
+            local at
+            at=$(grep -nE -m1 'LAB_TODO\("04\.[2347]"\)' "$file" || true)
+            [ -z "$at" ] || output=$(todo_message "$(sed -E 's/.*"(04\.[0-9]+)".*/\1/' <<<"$at")" "$shown" "${at%%:*}")
             fail_if_todo
             fail "$kernel has no system-scope atomic add (atomicAdd_system): device scope is atomic only within one GPU"
         fi

@@ -100,6 +100,14 @@ fail_if_todo() {
     fail "unfinished: $todo"
 }
 
+# todo_message ID FILE LINE: the line a program prints when it reaches the unfinished TODO ID
+# at FILE:LINE (common/todo.c), for a test that finds an unfinished step without running it.
+# tests/common.bats holds it to a skeleton's own line.
+todo_message() {
+    printf "TODO %s is not done yet (%s:%s): see TODO %s under The TODOs in the lab's handout\n" \
+        "$1" "$2" "$3" "$1"
+}
+
 # skip_if_77: map the program's "skipped" exit to a Bats skip, with its reason.
 skip_if_77() {
     if [ "$status" -eq 77 ]; then
