@@ -207,6 +207,29 @@ print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab
     assert_line --regexp '^01 +3 of 3 +5 of 5 +0 points'
 }
 
+@test "grading: a failure's hint is its unfinished TODO, else what the program said and where, else where to look" {
+    local junit="$BATS_TEST_TMPDIR/hints.xml"
+    cat >"$junit" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<testsuites><testsuite name="lab01.bats">
+<testcase name="01: todo"><failure>(in test file tests/lab01.bats, line 7)
+  | TODO 01.1 is not done yet (x.c:3)
+unfinished: TODO 01.1 is not done yet (x.c:3): see TODO 01.1</failure></testcase>
+<testcase name="01: said and where"><failure>(in test file tests/lab01.bats, line 9)
+  | first words
+  | not ok case_b: got 1, expected 2</failure></testcase>
+<testcase name="01: said"><failure>  | something went wrong</failure></testcase>
+<testcase name="01: nothing"><failure>plain message</failure></testcase>
+</testsuite></testsuites>
+XML
+    score "$junit"
+    assert_success
+    assert_line "      TODO 01.1 is not done yet (x.c:3): see TODO 01.1"
+    assert_line "      not ok case_b: got 1, expected 2 (tests/lab01.bats:9)"
+    assert_line "      something went wrong (the test's output in tests.tap)"
+    assert_line "      see the test's output in tests.tap"
+}
+
 @test "grading: make check's summary names the TODOs this machine could not check, and fails when it checked none" {
     local tap="$BATS_TEST_TMPDIR/t.tap"
     printf '%s\n' '1..4' 'ok 1 02: --help explains the program and exits 0' \

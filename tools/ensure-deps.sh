@@ -26,7 +26,7 @@ for lib in bats-support bats-assert bats-file; do
     have_bats_lib "$lib" || missing+=("$lib")
 done
 have_cmd unifdef || missing+=(unifdef)
-have_cmd python3 || missing+=(python3) # make grade writes summary.json with it
+have_cmd python3 || missing+=(python3) # make grade's scorecard and summary.json, the handout tools
 have_cmd gnuplot || optional+=(gnuplot-nox)
 have_cmd doxygen || optional+=(doxygen)
 have_cmd dot || optional+=(graphviz)

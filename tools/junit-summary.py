@@ -60,11 +60,8 @@ def hint_of(text):
     said = [line.split("| ", 1)[1].strip() for line in lines if re.match(r"^ *\| ", line)]
     said = [line for line in said if line]
     said = [line for line in said if line.startswith("not ok ")] or said
-    if said:
-        return f"{said[0]} ({where or 'the test output in tests.tap'})"
-    if where:
-        return "see " + where
-    return lines[-1].strip() if lines else ""
+    place = where or "the test's output in tests.tap"
+    return f"{said[0]} ({place})" if said else "see " + place
 
 
 def scorecard(labs, worth, out):

@@ -295,7 +295,8 @@ lab_section() {
         echo "From \`$fixture\`, drawn by the lab's host tool:"
         echo
         beside=()
-        mapfile -t runs < <(python3 tools/nvbandwidth_rows.py --runs-beside "$fixture")
+        mapfile -t runs < <(python3 tools/nvbandwidth_rows.py --runs-beside "$fixture" ||
+            echo "run-report: the nvbandwidth runs beside $fixture cannot be listed" >&2)
         beside_rows "$work/$lab-$tag.beside.csv" "${runs[@]}" &&
             beside=("$work/$lab-$tag.beside.csv")
         "$tool" report "$fixture" "${beside[@]}" | as_recorded |

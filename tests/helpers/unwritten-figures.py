@@ -5,8 +5,9 @@ of tests/handouts.bats, chosen from the data so that a new recording needs no ne
 Prints one line: NVB R2 R1 OFF DIGIT LAB LAB1
   NVB    an nvbandwidth bandwidth as its converter writes it (tools/nvbandwidth_rows.py)
   R2 R1  NVB rounded to 2 and 1 decimals; none of the three is written in a CSV fixture
-  OFF    R1 one decimal up, DIGIT NVB one last digit up: neither is written in a CSV fixture
-         nor is any nvbandwidth figure rounded to 0-3 decimals
+  OFF    R1 one decimal up, DIGIT NVB one last digit up: neither is written in a CSV fixture,
+         nor is any nvbandwidth figure (bandwidth or latency) rounded to 0-3 decimals, nor is
+         a figure tools/handout-figures.tsv lists
   LAB    a lab each-way GB/s figure as written, LAB1 its rounding to 1 decimal, written nowhere
 Exits 1 when the recording offers none.
 """
@@ -28,19 +29,26 @@ def written(figure):
     return re.search(r"(^|[^0-9.])" + re.escape(figure) + r"([^0-9]|$)", text, re.M) is not None
 
 
-def nvbandwidth_figures():
+def nvbandwidth_figures(column):
     out = subprocess.run([sys.executable, os.path.join(tools, "nvbandwidth_rows.py"), *runs],
                          check=True, capture_output=True, text=True).stdout
-    return [r["gbps"] for r in csv.DictReader(out.splitlines())
-            if r["experiment"] == "nvbandwidth" and r["gbps"]]
+    return [r[column] for r in csv.DictReader(out.splitlines())
+            if r["experiment"] == "nvbandwidth" and r[column]]
+
+
+def listed_figures():
+    with open(os.path.join(tools, "handout-figures.tsv"), encoding="utf-8") as f:
+        return {row[1] for row in csv.reader(f, delimiter="\t")
+                if len(row) >= 3 and not row[0].startswith("#")}
 
 
 def one_digit_up(figure):
     return figure[:-1] + str((int(figure[-1]) + 1) % 10)
 
 
-figures = nvbandwidth_figures()
-rounded = {f"{float(f):.{d}f}" for f in figures for d in range(4)} | set(figures)
+figures = nvbandwidth_figures("gbps")
+every = figures + nvbandwidth_figures("median_us")
+rounded = {f"{float(f):.{d}f}" for f in every for d in range(4)} | set(every) | listed_figures()
 choice = None
 for nvb in figures:
     if "." not in nvb or len(nvb.split(".")[1]) < 3 or nvb.endswith("9"):

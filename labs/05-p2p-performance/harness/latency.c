@@ -202,7 +202,8 @@ static bool host_waits(volatile unsigned int *flag, unsigned int r, double deadl
 
 /* The host's side of a ping-pong, 0 or the round whose wait passed the deadline. As ping
  * (@p pings) it writes round r and waits for the answer, *seconds the host time of the timed
- * rounds; as pong it waits for round r and answers it. Its round-1 write comes PINGPONG_LATE_S
+ * rounds (it stands in for ping's elapsed_ns); as pong it waits for round r and answers it, and
+ * *seconds means nothing. Its round-1 write comes PINGPONG_LATE_S
  * late: a wait (TODO 05.5) that gives up before its deadline fails there on every machine, not
  * only where polls are fast. */
 static unsigned int host_side(volatile unsigned int *to_pong, volatile unsigned int *to_ping,

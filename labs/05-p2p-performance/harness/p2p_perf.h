@@ -110,7 +110,7 @@ static __device__ __forceinline__ unsigned long long lab05_now_ns(void)
 
 /** @brief What one side of a ping-pong reports (memory its GPU can write). */
 typedef struct lab05_pingpong_result {
-    unsigned long long elapsed_ns; /**< ping side: %globaltimer time of the timed rounds */
+    unsigned long long elapsed_ns; /**< ping side: time of the timed rounds (%globaltimer) */
     unsigned int rounds;           /**< rounds this side completed */
     unsigned int failed_round;     /**< 0, or the round whose wait passed the deadline */
 } lab05_pingpong_result;

@@ -60,6 +60,9 @@ cudaError_t lab05_launch_chase(unsigned long long *cursor, long long steps, int 
  *   completes; TODO 05.5 the CPU-GPU ping-pong completes; TODO 05.5 the GPU-GPU ping-pong
  *   completes (two GPUs)
  * - a round trip takes a physical time; checked by: the same two tests
+ * - ping's clock starts when round warmup + 1 starts (the GPU's and the host's clock agree on the
+ *   round trip); checked by: TODO 05.5 the GPU-CPU ping-pong completes; TODO 05.5 the CPU-GPU
+ *   ping-pong completes
  */
 static __device__ unsigned int wait_for(const volatile unsigned int *flag, unsigned int r,
                                         unsigned long long deadline)
