@@ -403,8 +403,8 @@ slowed() {
     local lower between
     read -r lower between < <(PYTHONDONTWRITEBYTECODE=1 python3 -c 'import sys
 sys.path.insert(0, sys.argv[1]); import nvbandwidth_rows as n
-f = {p: float(r.split(",")[12]) for p in sys.argv[2:] for r in n.csv_text([p]).splitlines()
-     if r.split(",")[1] == "device_to_host_memcpy_ce"}
+f = {p: float(r["gbps"]) for p in sys.argv[2:] for r in n.rows([p])
+     if r["variant"] == "device_to_host_memcpy_ce"}
 lo, hi = sorted(f.values())
 assert hi > lo * 1.0001, f
 print(min(f, key=f.get), 0.49 * (lo + hi))' "$REPO_ROOT/tools" "${runs[@]}")

@@ -64,8 +64,8 @@ def hint_of(text):
     return f"{said[0]} ({place})" if said else "see " + place
 
 
-def scorecard(labs, worth, out):
-    """The scorecard of LABS (as in the JSON); WORTH: {test name: its points}."""
+def scorecard(labs, table, out):
+    """The scorecard of LABS (as in the JSON); TABLE: {test id: its points}."""
     out.write(f"{'lab':<6} {'tests passed':<14} {'points':<12} not checkable here\n")
     for lab in labs:
         tests = lab["tests"]
@@ -79,7 +79,7 @@ def scorecard(labs, worth, out):
     if missed:
         out.write("\nNot passed:\n")
     for t in missed:
-        n = worth[t["name"]]
+        n = table.get(t["name"], 0)
         said = ("skipped: " if t["state"] == "skipped" else "") + t["hint"]
         out.write(f"  [{t['state']}] {t['name']} ({n} point{'' if n == 1 else 's'})\n      {said}\n")
 
@@ -89,11 +89,11 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     table = read_points(argv[2])
-    labs, worth = {}, {}
+    labs = {}
     for case in ET.parse(argv[1]).getroot().iter("testcase"):
         name = case.get("name", "")
         lab = name.split(":", 1)[0]
-        points = worth[name] = table.get(name, 0)
+        points = table.get(name, 0)
         failure, skipped = case.find("failure"), case.find("skipped")
         if failure is not None:
             state, hint = "failed", hint_of(failure.text)
@@ -117,7 +117,7 @@ def main(argv):
         "not_checkable_here": sum(l["not_checkable_here"] for l in labs.values()),
         "labs": list(labs.values()),
     }
-    scorecard(summary["labs"], worth, sys.stdout)
+    scorecard(summary["labs"], table, sys.stdout)
     sys.stdout.flush()
     with open(argv[3], "w", encoding="utf-8") as out:
         json.dump(summary, out, indent=2, ensure_ascii=False)

@@ -15,13 +15,16 @@ import csv
 import glob
 import os
 import re
-import subprocess
 import sys
 
-fixtures = sys.argv[1]
 tools = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
+sys.dont_write_bytecode = True  # no __pycache__ in tools/
+sys.path.insert(0, tools)
+import nvbandwidth_rows  # noqa: E402
+
+fixtures = sys.argv[1]
 recording = os.path.join(fixtures, "lab05-run-1xh200.csv")
-runs = sorted(glob.glob(os.path.join(fixtures, "lab05-run-1xh200.nvbandwidth-*.json")))
+runs = nvbandwidth_rows.runs_beside(recording)
 text = "".join(open(f, encoding="utf-8").read() for f in glob.glob(fixtures + "/lab05-run*.csv"))
 
 
@@ -30,10 +33,7 @@ def written(figure):
 
 
 def nvbandwidth_figures(column):
-    out = subprocess.run([sys.executable, os.path.join(tools, "nvbandwidth_rows.py"), *runs],
-                         check=True, capture_output=True, text=True).stdout
-    return [r[column] for r in csv.DictReader(out.splitlines())
-            if r["experiment"] == "nvbandwidth" and r[column]]
+    return [str(r[column]) for r in nvbandwidth_rows.rows(runs) if r[column] != ""]
 
 
 def listed_figures():

@@ -203,9 +203,8 @@ static bool host_waits(volatile unsigned int *flag, unsigned int r, double deadl
 /* The host's side of a ping-pong, 0 or the round whose wait passed the deadline. As ping
  * (@p pings) it writes round r and waits for the answer, *seconds the host time of the timed
  * rounds (it stands in for ping's elapsed_ns); as pong it waits for round r and answers it, and
- * *seconds means nothing. Its round-1 write comes PINGPONG_LATE_S
- * late: a wait (TODO 05.5) that gives up before its deadline fails there on every machine, not
- * only where polls are fast. */
+ * *seconds means nothing. Its round-1 write comes PINGPONG_LATE_S late: a wait (TODO 05.5) that
+ * gives up before its deadline fails there on every machine, not only where polls are fast. */
 static unsigned int host_side(volatile unsigned int *to_pong, volatile unsigned int *to_ping,
                               bool pings, unsigned int warmup, unsigned int total,
                               double *seconds)
@@ -298,8 +297,8 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
         read_result(pp->pong_dev, pp->pong_stream, pp->pong_result, &pong);
     /* A tool such as compute-sanitizer attaches through CUDA_INJECTION64_PATH; some run one
      * kernel at a time, and then neither side of a GPU-GPU ping-pong ever sees the other. */
-    if (pp->pong_dev >= 0 && pp->ping_dev >= 0 && tool != NULL && tool[0] != '\0' && ping.failed_round == 1 &&
-        pong.failed_round == 1)
+    if (pp->pong_dev >= 0 && pp->ping_dev >= 0 && tool != NULL && tool[0] != '\0' &&
+        ping.failed_round == 1 && pong.failed_round == 1)
         return 1;
     const unsigned int last_pong = flag(run, 0, false), last_ping = flag(run, 1, false);
     if (lab_check(ctx, !ping.failed_round && !pong.failed_round,
