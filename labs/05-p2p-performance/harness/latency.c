@@ -14,6 +14,7 @@
  */
 #include "lab05.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,9 @@
 #define PINGPONG_TIMEOUT_NS 5000000000ULL
 /** How late the CPU answers round 1: far more than 64 polls of host memory (about 1 us each). */
 #define PINGPONG_LATE_S 0.005
+/** How far a GPU's ping clock may stray from the host's over the same rounds, beyond a few round
+ *  trips: room for a preemption of the host thread at either end, well under PINGPONG_LATE_S. */
+#define CLOCKS_AGREE_S 0.002
 
 /* One 4-byte copy: queued back to back (timed by events), then host-clocked with a
  * synchronize after each. */
@@ -201,10 +205,11 @@ static bool host_waits(volatile unsigned int *flag, unsigned int r, double deadl
 }
 
 /* The host's side of a ping-pong, 0 or the round whose wait passed the deadline. As ping
- * (@p pings) it writes round r and waits for the answer, *seconds the host time of the timed
- * rounds (it stands in for ping's elapsed_ns); as pong it waits for round r and answers it, and
- * *seconds means nothing. Its round-1 write comes PINGPONG_LATE_S late: a wait (TODO 05.5) that
- * gives up before its deadline fails there on every machine, not only where polls are fast. */
+ * (@p pings) it writes round r and waits for the answer; as pong it waits for round r and answers
+ * it. *seconds is the host's clock over the timed rounds: as ping from its write of round
+ * warmup + 1 (it stands in for ping's elapsed_ns), as pong from seeing that write, one way later.
+ * Its round-1 write comes PINGPONG_LATE_S late: a wait (TODO 05.5) that gives up before its
+ * deadline fails there on every machine, not only where polls are fast. */
 static unsigned int host_side(volatile unsigned int *to_pong, volatile unsigned int *to_ping,
                               bool pings, unsigned int warmup, unsigned int total,
                               double *seconds)
@@ -215,6 +220,8 @@ static unsigned int host_side(volatile unsigned int *to_pong, volatile unsigned 
     for (unsigned int r = 1; r <= total; r++) {
         if (!pings && !host_waits(mine, r, deadline))
             return r;
+        if (!pings && r == warmup + 1u)
+            t0 = lab_host_seconds();
         if (r == 1) /* no clock read in the other rounds, but where the clock starts */
             for (const double late = lab_host_seconds() + PINGPONG_LATE_S;
                  lab_host_seconds() < late;)
@@ -227,6 +234,15 @@ static unsigned int host_side(volatile unsigned int *to_pong, volatile unsigned 
     }
     *seconds = lab_host_seconds() - t0;
     return 0;
+}
+
+/* When the CPU answers, ping's clock (the GPU's) against the host's over the same rounds: they
+ * differ by about a round trip. A ping clock that starts before the warm-up also counts round 1,
+ * which the host answers PINGPONG_LATE_S late, so it reads that much more at any link speed. */
+static bool clocks_agree(const lab05_pingpong_result *ping, double host_s, int rounds)
+{
+    const double gpu_s = (double)ping->elapsed_ns / 1e9, trip = host_s / rounds;
+    return fabs(gpu_s - host_s) <= CLOCKS_AGREE_S + 4.0 * trip;
 }
 
 /** One ping-pong set-up: where its flags and results live. */
@@ -276,7 +292,7 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
     const unsigned int total = (unsigned int)(pp->warmup + pp->rounds);
     const char *tool = getenv("CUDA_INJECTION64_PATH");
     const bool host_pings = pp->ping_dev < 0;
-    double seconds = 0.0;
+    double host_s = 0.0;
     for (int i = 0; i < 2; i++)
         (void)flag(run, i, true);
     if (pp->ping_dev >= 0)
@@ -287,9 +303,10 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
     if (host_pings || pp->pong_dev < 0) { /* the host plays its side while the kernel runs */
         lab05_pingpong_result *host = host_pings ? &ping : &pong;
         host->failed_round = host_side(run->host_flags[0], run->host_flags[1], host_pings,
-                                       (unsigned int)pp->warmup, total, &seconds);
+                                       (unsigned int)pp->warmup, total, &host_s);
         host->rounds = host->failed_round ? host->failed_round - 1u : total;
-        host->elapsed_ns = (unsigned long long)(seconds * 1e9);
+        if (host_pings)
+            host->elapsed_ns = (unsigned long long)(host_s * 1e9);
     }
     if (pp->ping_dev >= 0)
         read_result(pp->ping_dev, pp->ping_stream, pp->ping_result, &ping);
@@ -308,7 +325,11 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
         lab_check(ctx, ping.rounds == total && pong.rounds == total && last_pong == total &&
                   last_ping == total, "ping-pong %s: %u and %u rounds, flags %u and %u, "
                   "expected %u", run->variant, ping.rounds, pong.rounds, last_pong, last_ping,
-                  total))
+                  total) ||
+        lab_check(ctx, pp->pong_dev >= 0 || clocks_agree(&ping, host_s, pp->rounds),
+                  "ping-pong %s: ping's clock reads %.3f ms for the %d timed rounds, the host's "
+                  "%.3f ms: ping's clock must start when round %d starts", run->variant,
+                  (double)ping.elapsed_ns / 1e6, pp->rounds, host_s * 1e3, pp->warmup + 1))
         return -1;
     *us = (double)ping.elapsed_ns / 2.0 / (double)pp->rounds / 1e3;
     return 0;
@@ -330,6 +351,9 @@ static int pingpong_row(lab_ctx *ctx, const pingpong_run *run, lab_route route, 
     if (rc == 1)
         lab_row_set(row.detail, sizeof row.detail, "the two kernels did not run at the same "
                     "time under the attached tool (CUDA_INJECTION64_PATH is set)");
+    else if (rc < 0)
+        lab_row_set(row.detail, sizeof row.detail, "%s; failed its check (the message says "
+                    "which)", what);
     else
         lab_row_set(row.detail, sizeof row.detail, "%s; mean round trip %.3f us; one way = "
                     "round trip / 2", what, 2.0 * sum / L->reps);

@@ -142,7 +142,8 @@ typedef struct lab05_pingpong {
  * Contract: one thread each; pong is launched first (on pong_dev, unless the host answers), then
  * ping on ping_dev (unless the host pings); the host plays at most one side. Returns the first
  * launch error, else cudaSuccess; does not wait; the device of the last kernel launched is current
- * afterwards. The harness checks rounds, failures and the flags' last values.
+ * afterwards. The harness checks rounds, failures and the flags' last values and, where the host
+ * answers, ping's elapsed_ns against the host's clock over the same rounds.
  */
 cudaError_t lab05_launch_pingpong(const lab05_pingpong *pp);
 
