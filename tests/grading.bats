@@ -216,7 +216,7 @@ print(d["points"], d["max_points"], d["not_checkable_here"], lab["lab"], len(lab
     assert_line --regexp '^01 +3 of 3 +5 of 5 +0 points'
 }
 
-@test "grading: a failure's hint is its unfinished TODO, else what the program said and where, else where to look" {
+@test "grading: a failure's hint is its unfinished TODO, else what the program or a checker said and where, else where to look" {
     local junit="$BATS_TEST_TMPDIR/hints.xml"
     cat >"$junit" <<'XML'
 <?xml version="1.0" encoding="UTF-8"?>
@@ -228,6 +228,21 @@ unfinished: TODO 01.1 is not done yet (x.c:3): see TODO 01.1</failure></testcase
   | first words
   | not ok case_b: got 1, expected 2</failure></testcase>
 <testcase name="01: said"><failure>  | something went wrong</failure></testcase>
+<testcase name="01: checker"><failure>(in test file tests/lab01.bats, line 11)
+-- command failed --
+status : 1
+output : bar: 0.97x of the reference
+--</failure></testcase>
+<testcase name="01: checker, lines"><failure>(in test file tests/lab01.bats, line 13)
+-- output differs --
+output : not this one
+--
+-- command failed --
+status : 1
+output (2 lines):
+  first: 1.4x apart
+  second
+--</failure></testcase>
 <testcase name="01: nothing"><failure>plain message</failure></testcase>
 </testsuite></testsuites>
 XML
@@ -236,6 +251,8 @@ XML
     assert_line "      TODO 01.1 is not done yet (x.c:3): see TODO 01.1"
     assert_line "      not ok case_b: got 1, expected 2 (tests/lab01.bats:9)"
     assert_line "      something went wrong (the test's output in tests.tap)"
+    assert_line "      bar: 0.97x of the reference (tests/lab01.bats:11)"
+    assert_line "      first: 1.4x apart (tests/lab01.bats:13)"
     assert_line "      see the test's output in tests.tap"
 }
 

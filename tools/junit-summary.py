@@ -41,11 +41,29 @@ def read_points(path):
 CONTROL = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|[\x00-\x08\x0b-\x1f]")
 
 
+def failed_command_said(lines):
+    """The first line a failed checker printed: bats-assert's assert_success
+    block ("-- command failed --", then "output : LINE" or "output (N
+    lines):" and the lines indented)."""
+    for i, line in enumerate(lines):
+        if line.strip() != "-- command failed --":
+            continue
+        for j in range(i + 1, len(lines)):
+            found = re.match(r"output : (.*\S)", lines[j])
+            if found:
+                return [found.group(1).strip()]
+            if re.match(r"output \(\d+ lines\):", lines[j]) and j + 1 < len(lines):
+                return [lines[j + 1].strip()]
+            if lines[j].strip() == "--":
+                break
+    return []
+
+
 def hint_of(text):
     """A failed test's hint: the unfinished TODO or the lab that does not
     build; else what the program said ("not ok CASE: ...", else its first
-    line; tests/helpers/lab.bash program_said) and the failed check's
-    file:line; else that place."""
+    line; tests/helpers/lab.bash program_said), else the first line of a
+    failed checker, and the failed check's file:line; else that place."""
     lines = [CONTROL.sub("", line) for line in (text or "").splitlines()]
     for line in lines:
         found = re.match(r"\s*(?:unfinished: (TODO .*)|not built: (.*))", line)
@@ -60,6 +78,7 @@ def hint_of(text):
     said = [line.split("| ", 1)[1].strip() for line in lines if re.match(r"^ *\| ", line)]
     said = [line for line in said if line]
     said = [line for line in said if line.startswith("not ok ")] or said
+    said = said or failed_command_said(lines)
     place = where or "the test's output in tests.tap"
     return f"{said[0]} ({place})" if said else "see " + place
 
