@@ -243,6 +243,14 @@ output (2 lines):
   first: 1.4x apart
   second
 --</failure></testcase>
+<testcase name="01: checker, blank first line"><failure>(in test file tests/lab01.bats, line 15)
+-- command failed --
+status : 1
+output (3 lines):
+
+  --
+  after a blank: 0.9x
+--</failure></testcase>
 <testcase name="01: nothing"><failure>plain message</failure></testcase>
 </testsuite></testsuites>
 XML
@@ -253,6 +261,7 @@ XML
     assert_line "      something went wrong (the test's output in tests.tap)"
     assert_line "      bar: 0.97x of the reference (tests/lab01.bats:11)"
     assert_line "      first: 1.4x apart (tests/lab01.bats:13)"
+    assert_line "      after a blank: 0.9x (tests/lab01.bats:15)"
     assert_line "      see the test's output in tests.tap"
 }
 

@@ -52,9 +52,15 @@ def failed_command_said(lines):
             found = re.match(r"output : (.*\S)", lines[j])
             if found:
                 return [found.group(1).strip()]
-            if re.match(r"output \(\d+ lines\):", lines[j]) and j + 1 < len(lines):
-                return [lines[j + 1].strip()]
-            if lines[j].strip() == "--":
+            if re.match(r"output \(\d+ lines\):", lines[j]):
+                # its lines are indented by two; the block ends at an unindented "--"
+                for text in lines[j + 1:]:
+                    if not text.startswith("  ") and text.strip() == "--":
+                        break
+                    if text.strip() not in ("", "--"):  # the first line that says something
+                        return [text.strip()]
+                break
+            if lines[j] == "--":
                 break
     return []
 
