@@ -125,11 +125,11 @@ lab05_check_latency() {
             if (host && (!pp["gpu_cpu"] || !pp["cpu_gpu"])) bad("pingpong: both host variants (gpu_cpu, cpu_gpu) must be reported where the host link was measured")
             # The same round trip over the same flags, timed by the GPU clock and by the
             # host clock: they agree closely. A ping clock that also counts the warm-up (whose
-            # round 1 the host plays 5 ms late) adds about 5 ms to the timed rounds: in the
-            # quick form the tests run (2000 rounds) more than 1.25x wherever a round trip takes under
-            # about 10 us; spread over the 20000 rounds of a full run it may stay within. The
-            # run itself also compares the two clocks over the same rounds of every gpu_cpu run,
-            # which sees the 5 ms at any speed (a failed row).
+            # round 1 the host plays 5 ms late) adds 5 ms and 100 round trips to the timed
+            # rounds: in the quick form the tests run (2000 rounds) more than 1.25x wherever a
+            # round trip takes under about 12 us; over the 20000 rounds of a full run it may
+            # stay within. The run itself also compares the two clocks over the same rounds of
+            # every gpu_cpu run, which sees the 5 ms at any speed (a failed row).
             g = host_pp["gpu_cpu"]; c = host_pp["cpu_gpu"]
             if (g > 0 && c > 0 && (g > 1.25 * c || c > 1.25 * g)) bad("pingpong: the GPU-timed host ping-pong (" g " us) and the host-timed one (" c " us) differ by more than 1.25x")
             exit failed
