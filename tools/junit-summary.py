@@ -43,25 +43,18 @@ CONTROL = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|[\x00-\x08\x0b-\x1f]")
 
 def failed_command_said(lines):
     """The first line a failed checker printed: bats-assert's assert_success
-    block ("-- command failed --", then "output : LINE" or "output (N
-    lines):" and the lines indented)."""
+    block, from "-- command failed --" to a bare "--", says "output : LINE",
+    or "output (N lines):" and the lines indented by two."""
     for i, line in enumerate(lines):
         if line.strip() != "-- command failed --":
             continue
-        for j in range(i + 1, len(lines)):
-            found = re.match(r"output : (.*\S)", lines[j])
-            if found:
-                return [found.group(1).strip()]
-            if re.match(r"output \(\d+ lines\):", lines[j]):
-                # its lines are indented by two; the block ends at an unindented "--"
-                for text in lines[j + 1:]:
-                    if not text.startswith("  ") and text.strip() == "--":
-                        break
-                    if text.strip() not in ("", "--"):  # the first line that says something
-                        return [text.strip()]
-                break
-            if lines[j] == "--":
-                break
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == "--"), len(lines))
+        block = lines[i + 1:end]
+        one = [m.group(1) for m in (re.match(r"output : (.*\S)", t) for t in block) if m]
+        said = one or [text.strip() for text in block
+                       if text.startswith("  ") and text.strip() not in ("", "--")]
+        if said:
+            return said[:1]
     return []
 
 
