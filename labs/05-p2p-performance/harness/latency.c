@@ -207,7 +207,8 @@ static bool host_waits(volatile unsigned int *flag, unsigned int r, double deadl
 /* The host's side of a ping-pong, 0 or the round whose wait passed the deadline. As ping
  * (@p pings) it writes round r and waits for the answer; as pong it waits for round r and answers
  * it. *seconds is the host's clock over the timed rounds: as ping from its write of round
- * warmup + 1 (it stands in for ping's elapsed_ns), as pong from seeing that write, one way later.
+ * warmup + 1 (it stands in for ping's elapsed_ns), as pong from seeing that write, one way later;
+ * a failed round leaves it untouched.
  * Its round-1 write comes PINGPONG_LATE_S late: a wait (TODO 05.5) that gives up before its
  * deadline fails there on every machine, not only where polls are fast. */
 static unsigned int host_side(volatile unsigned int *to_pong, volatile unsigned int *to_ping,
@@ -328,8 +329,9 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
                   total) ||
         lab_check(ctx, pp->pong_dev >= 0 || clocks_agree(&ping, host_s, pp->rounds),
                   "ping-pong %s: ping's clock reads %.3f ms for the %d timed rounds, the host's "
-                  "%.3f ms: ping's clock must start when round %d starts", run->variant,
-                  (double)ping.elapsed_ns / 1e6, pp->rounds, host_s * 1e3, pp->warmup + 1))
+                  "%.3f ms: ping's clock must cover exactly the timed rounds, from the start of "
+                  "round %d", run->variant, (double)ping.elapsed_ns / 1e6, pp->rounds,
+                  host_s * 1e3, pp->warmup + 1))
         return -1;
     *us = (double)ping.elapsed_ns / 2.0 / (double)pp->rounds / 1e3;
     return 0;
