@@ -286,6 +286,9 @@ lab05_single_h200_gen5() {
 # runs) against the best of the nvbandwidth runs given on the same GPU
 # (tools/nvbandwidth_rows.py): at least 0.98x of each copy-engine and SM
 # transfer, a load from host memory at most 1.02x of nvbandwidth's latency.
+# Where nvbandwidth's own runs of a transfer differ by more than 2%, the bar is
+# its slower run: no tool is held closer to nvbandwidth than nvbandwidth is to
+# itself (its host -> GPU copy while GPU -> host runs moves by up to a quarter).
 # The testcase of each transfer is matched here on its own, not taken from the
 # report's code.
 lab05_check_host_bars() {
@@ -299,11 +302,14 @@ lab05_check_host_bars() {
         file == 1 && $1 == "config" && $2 == "pair_a" { a = $16 }
         file == 1 && $3 == "host" && $7 >= 67108864 && $13 != "" { k = $1 " " $2 " " dir() " " $6; if ($13 + 0 > best[k]) best[k] = $13 + 0 }
         file == 1 && $1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2" && $10 != "" && (lat == "" || $10 * 1000 < lat) { lat = $10 * 1000 }
-        file == 2 && $1 == "nvbandwidth" && $13 != "" && gpu_a() { if ($13 + 0 > want[$2]) want[$2] = $13 + 0 }
+        file == 2 && $1 == "nvbandwidth" && $13 != "" && gpu_a() { if ($13 + 0 > want[$2]) want[$2] = $13 + 0
+            if (!($2 in worst) || $13 + 0 < worst[$2]) worst[$2] = $13 + 0 }
         file == 2 && $2 == "host_device_latency_sm" && gpu_a() { if (nvb_lat == "" || $10 * 1000 < nvb_lat) nvb_lat = $10 * 1000 }
-        function bar(k, testcase) {
-            if (!(testcase in want)) bad("nvbandwidth ran no " testcase " on GPU " a)
-            else if (best[k] < 0.98 * want[testcase]) bad(k ": " best[k] + 0 " GB/s < 0.98 x " want[testcase] " (nvbandwidth " testcase ")")
+        function bar(k, testcase,   w, slower) {
+            if (!(testcase in want)) { bad("nvbandwidth ran no " testcase " on GPU " a); return }
+            w = 0.98 * want[testcase]; slower = worst[testcase] < w
+            if (best[k] < (slower ? worst[testcase] : w))
+                bad(k ": " best[k] + 0 " GB/s < " (slower ? worst[testcase] ", the slower of nvbandwidth runs more than 2% apart" : "0.98 x " want[testcase]) " (nvbandwidth " testcase ")")
         }
         END {
             bar("ce_bandwidth ce h2d one_way", "host_to_device_memcpy_ce")
