@@ -287,7 +287,8 @@ lab05_single_h200_gen5() {
 # (tools/nvbandwidth_rows.py): at least 0.98x of each copy-engine and SM
 # transfer, a load from host memory at most 1.02x of nvbandwidth's latency.
 # Where nvbandwidth's own runs of a transfer differ by more than 2%, the bar is
-# its slower run: no tool is held closer to nvbandwidth than nvbandwidth is to
+# its slower run, but never under 0.75x its best (a figure halved by a mistake
+# stays caught): no tool is held closer to nvbandwidth than nvbandwidth is to
 # itself (its host -> GPU copy while GPU -> host runs moves by up to a quarter).
 # The testcase of each transfer is matched here on its own, not taken from the
 # report's code.
@@ -305,11 +306,12 @@ lab05_check_host_bars() {
         file == 2 && $1 == "nvbandwidth" && $13 != "" && gpu_a() { if ($13 + 0 > want[$2]) want[$2] = $13 + 0
             if (!($2 in worst) || $13 + 0 < worst[$2]) worst[$2] = $13 + 0 }
         file == 2 && $2 == "host_device_latency_sm" && gpu_a() { if (nvb_lat == "" || $10 * 1000 < nvb_lat) nvb_lat = $10 * 1000 }
-        function bar(k, testcase,   w, slower) {
+        function bar(k, testcase,   w, slower, floor) {
             if (!(testcase in want)) { bad("nvbandwidth ran no " testcase " on GPU " a); return }
             w = 0.98 * want[testcase]; slower = worst[testcase] < w
-            if (best[k] < (slower ? worst[testcase] : w))
-                bad(k ": " best[k] + 0 " GB/s < " (slower ? worst[testcase] ", the slower of nvbandwidth runs more than 2% apart" : "0.98 x " want[testcase]) " (nvbandwidth " testcase ")")
+            floor = slower && worst[testcase] < 0.75 * want[testcase] ? 0.75 * want[testcase] : worst[testcase]
+            if (best[k] < (slower ? floor : w))
+                bad(k ": " best[k] + 0 " GB/s < " (slower ? floor ", the slower of nvbandwidth runs more than 2% apart (at least 0.75x its best)" : "0.98 x " want[testcase]) " (nvbandwidth " testcase ")")
         }
         END {
             bar("ce_bandwidth ce h2d one_way", "host_to_device_memcpy_ce")
