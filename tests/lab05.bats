@@ -424,13 +424,15 @@ print(min(f, key=f.get), 0.49 * (lo + hi))' "$REPO_ROOT/tools" "${runs[@]}")
 @test "05: where nvbandwidth's own runs differ by more than 2%, the host-link bar is its slower run" {
     local first="$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json" slow="$BATS_TEST_TMPDIR/slow.json"
     local file="$BATS_TEST_TMPDIR/slow.csv" nvb
-    # A second nvbandwidth run whose host -> GPU copy while GPU -> host runs is 10% slower.
-    python3 -c 'import json, sys
+    second_run_at() { # a second nvbandwidth run: its host -> GPU each way at FACTOR x the first's
+        python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 for t in d["nvbandwidth"]["testcases"]:
     if t["name"] == "host_to_device_bidirectional_memcpy_ce":
-        t["bandwidth_matrix"] = [[str(float(v) * 0.9) if v not in ("N/A", "") else v for v in r] for r in t["bandwidth_matrix"]]
-json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow"
+        t["bandwidth_matrix"] = [[str(float(v) * float(sys.argv[3])) if v not in ("N/A", "") else v for v in r] for r in t["bandwidth_matrix"]]
+json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow" "$1"
+    }
+    second_run_at 0.9
     nvb=$(python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "$first" |
         awk -F, '$2 == "host_to_device_bidirectional_memcpy_ce" { print $13 }')
     each_way_at() { # the lab's host -> GPU each way at FACTOR x nvbandwidth's faster run
@@ -451,12 +453,7 @@ json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow"
     assert_failure
     assert_output --partial "the slower of nvbandwidth runs more than 2% apart (at least 0.75x its best) (nvbandwidth host_to_device_bidirectional_memcpy_ce)"
     # A run of nvbandwidth far slower still does not let a halved figure pass: 0.75x is the floor.
-    python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for t in d["nvbandwidth"]["testcases"]:
-    if t["name"] == "host_to_device_bidirectional_memcpy_ce":
-        t["bandwidth_matrix"] = [[str(float(v) * 0.45) if v not in ("N/A", "") else v for v in r] for r in t["bandwidth_matrix"]]
-json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow"
+    second_run_at 0.45
     each_way_at 0.5
     run lab05_check_host_bars "$file" "$first" "$slow"
     assert_failure
