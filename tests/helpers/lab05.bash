@@ -306,12 +306,12 @@ lab05_check_host_bars() {
         file == 2 && $1 == "nvbandwidth" && $13 != "" && gpu_a() { if ($13 + 0 > want[$2]) want[$2] = $13 + 0
             if (!($2 in worst) || $13 + 0 < worst[$2]) worst[$2] = $13 + 0 }
         file == 2 && $2 == "host_device_latency_sm" && gpu_a() { if (nvb_lat == "" || $10 * 1000 < nvb_lat) nvb_lat = $10 * 1000 }
-        function bar(k, testcase,   w, slower, floor) {
+        function bar(k, testcase,   w, floor) {
             if (!(testcase in want)) { bad("nvbandwidth ran no " testcase " on GPU " a); return }
-            w = 0.98 * want[testcase]; slower = worst[testcase] < w
-            floor = slower && worst[testcase] < 0.75 * want[testcase] ? 0.75 * want[testcase] : worst[testcase]
-            if (best[k] < (slower ? floor : w))
-                bad(k ": " best[k] + 0 " GB/s < " (slower ? floor ", the slower of nvbandwidth runs more than 2% apart (at least 0.75x its best)" : "0.98 x " want[testcase]) " (nvbandwidth " testcase ")")
+            w = 0.98 * want[testcase]; floor = worst[testcase] < w ? worst[testcase] : w
+            if (floor < 0.75 * want[testcase]) floor = 0.75 * want[testcase]
+            if (best[k] < floor)
+                bad(k ": " best[k] + 0 " GB/s < " (floor < w ? floor ", the slower of nvbandwidth runs more than 2% apart (at least 0.75x its best)" : "0.98 x " want[testcase]) " (nvbandwidth " testcase ")")
         }
         END {
             bar("ce_bandwidth ce h2d one_way", "host_to_device_memcpy_ce")

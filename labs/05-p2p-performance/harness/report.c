@@ -125,8 +125,8 @@ static void host_bars(const lab_rows *rows, FILE *out)
         const lab_row *v = lab_rows_find(rows, "nvbandwidth", "version", NULL, NULL, 0);
         const lab_row *g = lab_rows_pick(rows, "nvbandwidth", "gpu", NULL, NULL, a, -1, 0);
         fprintf(out, " beside nvbandwidth %s on GPU %d (%s), the best of its %zu run%s (the "
-                "course's bars: at least 0.98x, or its slowest run where they differ by more "
-                "than 2%%; latency at most 1.02x):\n", v->value, a,
+                "course's bars: at least 0.98x, or its slowest run, not under 0.75x, where they "
+                "differ by more than 2%%; latency at most 1.02x):\n", v->value, a,
                 g ? g->value : "not in its device list", runs, runs > 1 ? "s" : "");
     } else {
         fprintf(out, ". No nvbandwidth run beside it: `make run NVBANDWIDTH=/path/to/nvbandwidth`"
