@@ -437,8 +437,7 @@ lab_names() {
     # its chance to install a CJK font (it cannot under LAB_NO_INSTALL=1 or
     # without root), then skip where there is still none.
     DEPS_SLIDES=1 "$REPO_ROOT/tools/ensure-deps.sh" >/dev/null 2>&1 || true
-    fc-list :lang=zh family 2>/dev/null | grep -qi CJK ||
-        skip "no CJK font (Debian: sudo apt-get install fonts-noto-cjk)"
+    need_cjk_font
     local out="$BATS_TEST_TMPDIR/s" deck name img
     run make -s -C "$REPO_ROOT" slides BUILD="$out"
     assert_success

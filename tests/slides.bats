@@ -325,7 +325,7 @@ need_marp() {
     browser=$(command -v chromium || command -v chromium-browser || true)
     [ -n "$browser" ] || skip "Chromium is missing (Debian: sudo apt-get install chromium)"
     command -v npm >/dev/null || skip "npm is missing (Debian: sudo apt-get install npm)"
-    [ -n "$(fc-list :lang=zh family 2>/dev/null | grep -i CJK)" ] || skip "no CJK font (Debian: sudo apt-get install fonts-noto-cjk)"
+    need_cjk_font
     [ -x "$BUILD_DIR/slides-tool/node_modules/.bin/marp" ] ||
         skip "Marp CLI is not installed in $BUILD_DIR/slides-tool (make slides installs it from the npm registry)"
 }

@@ -78,6 +78,13 @@ require_gpus() {
     [ "${have:-0}" -ge "$1" ] || skip "needs $1 GPU(s), this machine has ${have:-0}"
 }
 
+# need_cjk_font: skip unless fontconfig knows a CJK font (make slides refuses
+# to render the chapter's Chinese quotes without one).
+need_cjk_font() {
+    fc-list :lang=zh family 2>/dev/null | grep -qi CJK ||
+        skip "no CJK font (Debian: sudo apt-get install fonts-noto-cjk)"
+}
+
 # require_p2p_pair: skip unless some pair of GPUs has peer access both ways;
 # sets P2P_A and P2P_B to that pair.
 require_p2p_pair() {
