@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const lab_host_part lab_host;
-
 static size_t opt_min_size, opt_max_size;
 
 static const lab_option options[] = {

@@ -8,22 +8,24 @@
 #include <math.h>
 #include <string.h>
 
-static lab_row link_row(const char *variant, int src, int dst, const char *detail)
+/* Emit a link row whose value is @p value; the row as stored, for a number to add. */
+static lab_row *text(lab_ctx *ctx, const char *variant, int src, int dst, const char *value,
+                     const char *detail)
 {
     lab_row row = lab_row_empty("link", variant);
     row.src = src;
     row.dst = dst;
+    lab_row_set(row.value, sizeof row.value, "%s", value);
     lab_row_set(row.detail, sizeof row.detail, "%s", detail);
-    return row;
+    return lab_emit(ctx, &row);
 }
 
-/* Emit a row whose value is @p value; the row as stored, for a number to add. */
 static lab_row *number(lab_ctx *ctx, const char *variant, int src, int dst, double value,
                        const char *detail)
 {
-    lab_row row = link_row(variant, src, dst, detail);
-    lab_row_set(row.value, sizeof row.value, "%g", value);
-    return lab_emit(ctx, &row);
+    char formatted[32];
+    snprintf(formatted, sizeof formatted, "%g", value);
+    return text(ctx, variant, src, dst, formatted, detail);
 }
 
 /* A datasheet rate from the student's arithmetic beside common/link.h's. */
@@ -66,7 +68,7 @@ static void datasheets(lab_ctx *ctx)
 
 static void gpu_rows(lab_ctx *ctx, const lab_gpu_link *g, int dev)
 {
-    char from[96];
+    char from[96], peak[96];
     snprintf(from, sizeof from, "the most the link can reach (%s)",
              g->pcie_from[0] ? g->pcie_from : "unknown");
     if (g->nvml) {
@@ -82,24 +84,18 @@ static void gpu_rows(lab_ctx *ctx, const lab_gpu_link *g, int dev)
     number(ctx, "pcie_gen_now", dev, -1, g->pcie_gen_now,
            "at the query (an idle link trains down)");
     number(ctx, "pcie_width_now", dev, -1, g->pcie_width_now, "at the query");
-    lab_row row = link_row("host_peak_gbps", dev, -1, "");
-    lab_row_set(row.route, sizeof row.route, "host");
-    lab_row_set(row.value, sizeof row.value, "%g", g->host_peak_gbps);
-    lab_row_set(row.detail, sizeof row.detail,
-                g->host_peak_gbps > 0 ? "PCIe gen %d x%d: the host link's peak per direction"
-                                      : "PCIe gen %d x%d: unknown",
-                g->pcie_gen, g->pcie_width);
-    row.peak_gbps = g->host_peak_gbps;
-    lab_emit(ctx, &row);
+    snprintf(peak, sizeof peak, "PCIe gen %d x%d: %s", g->pcie_gen, g->pcie_width,
+             g->host_peak_gbps > 0 ? "the host link's peak per direction" : "unknown");
+    lab_row *row = number(ctx, "host_peak_gbps", dev, -1, g->host_peak_gbps, peak);
+    lab_row_set(row->route, sizeof row->route, "host");
+    row->peak_gbps = g->host_peak_gbps;
 }
 
 static void pair_rows(lab_ctx *ctx, const lab05 *L, int a, int b)
 {
     const lab_pair_link *l = lab_links_pair(&L->links, a, b);
     char detail[256];
-    lab_row row = link_row("path", a, b, "");
-    lab_row_set(row.value, sizeof row.value, "%s", l->path);
-    lab_emit(ctx, &row);
+    text(ctx, "path", a, b, l->path, "");
     number(ctx, "p2p", a, b, l->p2p, "cudaDeviceCanAccessPeer both ways");
     number(ctx, "nvlinks", a, b, l->nvlinks, "links that carry this pair's traffic");
     number(ctx, "nvml_p2p_nvlink", a, b, l->nvml_nvlink,
@@ -120,10 +116,8 @@ static void pair_rows(lab_ctx *ctx, const lab05 *L, int a, int b)
 int lab05_run_link(lab_ctx *ctx)
 {
     const lab05 *L = ctx->lab;
-    lab_row row = link_row("nvml", -1, -1, L->links.nvml_status);
-    lab_row_set(row.value, sizeof row.value, "%s",
-                strcmp(L->links.nvml_status, "ok") == 0 ? "ok" : "unknown");
-    lab_emit(ctx, &row);
+    text(ctx, "nvml", -1, -1, strcmp(L->links.nvml_status, "ok") == 0 ? "ok" : "unknown",
+         L->links.nvml_status);
     datasheets(ctx);
     for (int g = 0; g < L->n; g++)
         gpu_rows(ctx, &L->links.gpu[g], g);

@@ -94,22 +94,18 @@ static const lab_row *fastest(const lab_rows *rows, const char *experiment, cons
     return best;
 }
 
-/* A figure beside nvbandwidth's: its value and ratio, or dashes without nvbandwidth's row. */
+/* A figure beside nvbandwidth's, with @p digits decimals: its value and ratio, or dashes without
+ * nvbandwidth's row. */
 static void beside(FILE *out, const char *what, double here, double peak, double theirs,
-                   const char *format)
+                   int digits)
 {
-    fprintf(out, "| %s | ", what);
-    fprintf(out, format, here);
-    fputs(" | ", out);
+    fprintf(out, "| %s | %.*f | ", what, digits, here);
     if (peak > 0)
         fprintf(out, "%.1f", peak);
-    fputs(" | ", out);
-    if (theirs > 0) {
-        fprintf(out, format, theirs);
-        fprintf(out, " | %.3f |\n", here / theirs);
-    } else {
-        fputs("- | - |\n", out);
-    }
+    if (theirs > 0)
+        fprintf(out, " | %.*f | %.3f |\n", digits, theirs, here / theirs);
+    else
+        fputs(" | - | - |\n", out);
 }
 
 /* Each transfer's best at 64 MiB or more (the plateau) on GPU a's host link, beside the best
@@ -140,14 +136,14 @@ static void host_bars(const lab_rows *rows, FILE *out)
         const lab_row *nvb = fastest(rows, "nvbandwidth", bars[i].testcase, bars[i].mode,
                                      bars[i].to_gpu, a, 0, false);
         if (best != NULL)
-            beside(out, bars[i].what, best->gbps, best->peak_gbps, nvb ? nvb->gbps : 0, "%.1f");
+            beside(out, bars[i].what, best->gbps, best->peak_gbps, nvb ? nvb->gbps : 0, 1);
     }
     const lab_row *load = lab05_chase(rows, "host", -1, a);
     const lab_row *nvb = fastest(rows, "nvbandwidth", "host_device_latency_sm", "latency", 1, a,
                                  0, true);
     if (load != NULL)
         beside(out, "a GPU load from host memory (pointer chase, ns)", 1e3 * load->us.median, 0,
-               nvb ? 1e3 * nvb->us.median : 0, "%.0f");
+               nvb ? 1e3 * nvb->us.median : 0, 0);
 }
 
 static void latency(const lab_rows *rows, FILE *out)
@@ -168,11 +164,10 @@ static void latency(const lab_rows *rows, FILE *out)
 
 static void chapter_table(const lab_rows *rows, FILE *out)
 {
-    size_t count = 0;
-    const lab05_table_row *t = lab05_table(&count);
+    const lab05_table_row *t = lab05_table;
     fprintf(out, "\nChapter 4.4's table beside this run:\n\n| link | chapter one way | chapter "
                  "latency | verdict |\n| --- | --- | --- | --- |\n");
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < sizeof lab05_table / sizeof *lab05_table; i++) {
         const lab_row *v = lab_rows_find(rows, "claim", t[i].id, NULL, NULL, 0);
         fprintf(out, "| %s | ~%.0f GB/s | ~%.1f us | %s |\n", t[i].link, t[i].gbps, t[i].us,
                 v ? v->value : "-");

@@ -9,18 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/** The chapter's table of link speeds (section 4.4). */
-static const lab05_table_row table[] = {
+const lab05_table_row lab05_table[3] = {
     {"nvlink_table_row_pcie3", "PCIe Gen3 x16", 12.0, 1.5, 0, 16},
     {"nvlink_table_row_nvlink2", "NVLink 2.0 (V100)", 150.0, 0.2, 2, 6},
     {"nvlink_table_row_nvlink3", "NVLink 3.0 (A100)", 600.0, 0.1, 3, 12},
 };
-
-const lab05_table_row *lab05_table(size_t *count)
-{
-    *count = sizeof table / sizeof table[0];
-    return table;
-}
 
 /* A copy-engine row one way (bytes 0: any size), and the largest timed one. */
 static const lab_row *ce(const lab_rows *rows, const char *route, int src, int dst, size_t bytes)
@@ -86,11 +79,10 @@ static const char *claim_route(const lab_rows *rows, const char *experiment)
 }
 
 /* The largest copy-engine row one way over the table row's kind of link, and its @p peak: the
- * one pair's if it runs over that kind, else (PCIe) the host link's; NULL with @p why. */
-static const lab_row *measure_link(const lab_rows *rows, const lab05_table_row *t, double *peak,
-                                   char *why, size_t len)
+ * pair a -> b's if it runs over that kind, else (PCIe) the host link's; NULL with @p why. */
+static const lab_row *measure_link(const lab_rows *rows, const lab05_table_row *t, int a, int b,
+                                   double *peak, char *why, size_t len)
 {
-    const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
     const char *path = lab05_path(rows, a, b);
     const lab_row *one = NULL, *p = NULL;
     if (b >= 0 && strcmp(path, t->nvlink_gen ? "nvlink" : "pcie") == 0) {
@@ -160,7 +152,7 @@ static lab_verdict judge_table_row(const lab_rows *rows, const lab05_table_row *
     snprintf(v, sizeof v, "%s_gen", kind);
     const int gen = t->nvlink_gen && !on_pair ? 0 : (int)lab05_link_number(rows, v, a, -1);
     double peak = 0.0;
-    const lab_row *one = measure_link(rows, t, &peak, said, len);
+    const lab_row *one = measure_link(rows, t, a, b, &peak, said, len);
     if (gen != want || (!t->nvlink_gen && lanes != t->links))
         return table_arithmetic(t, rate, gen, lanes, one, peak, said, len);
     if (one == NULL)
@@ -179,17 +171,17 @@ static lab_verdict judge_table_row(const lab_rows *rows, const lab05_table_row *
 
 static lab_verdict table_pcie3(const lab_rows *rows, char *said, size_t len)
 {
-    return judge_table_row(rows, &table[0], said, len);
+    return judge_table_row(rows, &lab05_table[0], said, len);
 }
 
 static lab_verdict table_nvlink2(const lab_rows *rows, char *said, size_t len)
 {
-    return judge_table_row(rows, &table[1], said, len);
+    return judge_table_row(rows, &lab05_table[1], said, len);
 }
 
 static lab_verdict table_nvlink3(const lab_rows *rows, char *said, size_t len)
 {
-    return judge_table_row(rows, &table[2], said, len);
+    return judge_table_row(rows, &lab05_table[2], said, len);
 }
 
 /* An NVLink pair, or why the claim cannot be tested here. */
