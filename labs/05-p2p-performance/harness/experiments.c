@@ -154,9 +154,7 @@ static void alloc_buffers(lab_ctx *ctx, lab05 *L)
     } else {
         lab_emit_skipped(ctx, "routes", "host", "the host link: %s", why);
     }
-    void *check = NULL;
-    CUDA_CHECK(cudaMallocHost(&check, L->buf_bytes));
-    L->check = check;
+    CUDA_CHECK(cudaMallocHost((void **)&L->check, L->buf_bytes));
 }
 
 static void config(lab_ctx *ctx, const char *variant, long long value, const char *detail)

@@ -337,9 +337,9 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
     return 0;
 }
 
-/* A warm-up run and reps timed ones, as one row; 1 when skipped under a tool. */
-static int pingpong_row(lab_ctx *ctx, const pingpong_run *run, lab_route route, int src,
-                        int dst, const char *what)
+/* A warm-up run and reps timed ones, as one row from ping's GPU (-1: the host) to pong's; 1 when
+ * skipped under a tool. */
+static int pingpong_row(lab_ctx *ctx, const pingpong_run *run, const char *what)
 {
     const lab05 *L = ctx->lab;
     double *us = lab_host_alloc((size_t)L->reps, sizeof *us, "samples"), one = 0.0, sum = 0.0;
@@ -347,9 +347,11 @@ static int pingpong_row(lab_ctx *ctx, const pingpong_run *run, lab_route route, 
     for (int r = -1; r < L->reps && rc == 0; r++)
         if ((rc = pingpong_once(ctx, run, &one)) == 0 && r >= 0)
             sum += (us[r] = one);
-    const lab05_xfer ends = {.src = src, .dst = dst, .bytes = sizeof(unsigned int)};
-    lab_row row = lab05_row("pingpong", rc == 1 ? "skipped" : run->variant, &ends, route,
-                            "one_way");
+    const lab05_xfer ends = {.src = run->pp.ping_dev, .dst = run->pp.pong_dev,
+                             .bytes = sizeof(unsigned int)};
+    const bool host = ends.src < 0 || ends.dst < 0;
+    lab_row row = lab05_row("pingpong", rc == 1 ? "skipped" : run->variant, &ends,
+                            host ? LAB_ROUTE_HOST : LAB_ROUTE_PEER, "one_way");
     if (rc == 1)
         lab_row_set(row.detail, sizeof row.detail, "the two kernels did not run at the same "
                     "time under the attached tool (CUDA_INJECTION64_PATH is set)");
@@ -385,15 +387,13 @@ static void pingpong_peer(lab_ctx *ctx, int a, int b, int rounds)
     pingpong_run run = {{a, stream[0], b, stream[1], flags[1], flags[0], 100, rounds,
                          PINGPONG_TIMEOUT_NS, res[0], res[1]}, {b, a}, {NULL, NULL},
                         "write_remote"};
-    if (pingpong_row(ctx, &run, LAB_ROUTE_PEER, a, b,
-                     "flags in the receiver's memory: stores cross the link") == 0) {
+    if (pingpong_row(ctx, &run, "flags in the receiver's memory: stores cross the link") == 0) {
         run.pp.to_pong = flags[0];
         run.pp.to_ping = flags[1];
         run.flags_dev[0] = a;
         run.flags_dev[1] = b;
         run.variant = "poll_remote";
-        (void)pingpong_row(ctx, &run, LAB_ROUTE_PEER, a, b,
-                           "flags in the sender's memory: polling loads cross the link");
+        (void)pingpong_row(ctx, &run, "flags in the sender's memory: polling loads cross the link");
     }
     for (int i = 0; i < 2; i++) {
         CUDA_CHECK(cudaSetDevice(dev[i]));
@@ -418,15 +418,13 @@ static void pingpong_host(lab_ctx *ctx, int a, int rounds)
     pingpong_run run = {{a, stream, -1, NULL, dev_flags, dev_flags + 64, 100, rounds,
                          PINGPONG_TIMEOUT_NS, res, NULL}, {-1, -1},
                         {host_flags, host_flags + 64}, "gpu_cpu"};
-    (void)pingpong_row(ctx, &run, LAB_ROUTE_HOST, a, -1,
-                       "flags in pinned host memory: the GPU's stores and polls cross the "
-                       "link; the CPU answers");
+    (void)pingpong_row(ctx, &run, "flags in pinned host memory: the GPU's stores and polls cross "
+                       "the link; the CPU answers");
     run.pp = (lab05_pingpong){-1, NULL, a, stream, dev_flags, dev_flags + 64, 100, rounds,
                               PINGPONG_TIMEOUT_NS, NULL, res};
     run.variant = "cpu_gpu";
-    (void)pingpong_row(ctx, &run, LAB_ROUTE_HOST, -1, a,
-                       "flags in pinned host memory: the CPU pings and keeps the time (host "
-                       "clock); the GPU's polls and stores cross the link");
+    (void)pingpong_row(ctx, &run, "flags in pinned host memory: the CPU pings and keeps the time "
+                       "(host clock); the GPU's polls and stores cross the link");
     CUDA_CHECK(cudaSetDevice(a));
     CUDA_CHECK(cudaStreamDestroy(stream));
     CUDA_CHECK(cudaFree(res));

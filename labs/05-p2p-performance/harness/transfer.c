@@ -225,10 +225,9 @@ void lab05_run_job(lab_ctx *ctx, const lab05_job *job, lab_row *row, int copies,
     row->count = job->ops;
     row->verified = verified && row->verified != 0;
     if (timing.gated == 0) {
-        char said[sizeof row->detail];
-        snprintf(said, sizeof said, "%s", row->detail);
-        lab_row_set(row->detail, sizeof row->detail, "%s%sungated: the host could not queue "
-                    "ahead of the GPU", said, said[0] ? "; " : "");
+        const size_t used = strlen(row->detail);
+        lab_row_set(row->detail + used, sizeof row->detail - used, "%sungated: the host could not "
+                    "queue ahead of the GPU", used ? "; " : "");
     }
     emit_rate(ctx, row, copies, directions, lab05_peak(ctx->lab, &job->t[0], job->route));
 }
