@@ -26,7 +26,7 @@ static void sweep(lab_ctx *ctx, const char *experiment, lab05_method method, int
             job.n = 2;
             job.join = both;
         }
-        lab_row row = lab05_row(experiment, lab05_method_name(method), &t, route, mode);
+        lab_row row = lab05_row(experiment, lab05_method_names[method], &t, route, mode);
         lab05_run_job(ctx, &job, &row, both ? 2 : 1, both ? 2 : 1);
     }
 }

@@ -87,14 +87,16 @@ typedef struct lab05_job {
     lab_route route;          /**< the far side (for the peak and the gate's record) */
 } lab05_job;
 
-/** @brief "ce", "sm_pull" or "sm_push". */
-const char *lab05_method_name(lab05_method method);
+/** @brief Each method's name, by lab05_method: "ce", "sm_pull", "sm_push". */
+extern const char *const lab05_method_names[3];
 /** @brief A transfer of @p bytes between the main buffers (GPU id, or -1 for the host's). */
 lab05_xfer lab05_xfer_make(const lab05 *L, lab05_method method, int src, int dst, size_t bytes);
 /** @brief The GPU whose stream runs the transfer. */
 int lab05_xfer_device(const lab05_xfer *t);
 /** @brief Queue the transfer on @p stream (for SM, the current device must be its GPU). */
 cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream);
+/** @brief Zero @p bytes at @p ptr on GPU @p dev and wait. */
+void lab05_zero(int dev, void *ptr, size_t bytes);
 /** @brief Zero the destination and wait. */
 void lab05_xfer_clear(const lab05_xfer *t);
 /** @brief 1 when the destination holds the source data, else 0 (printing the first difference). */

@@ -254,13 +254,6 @@ typedef struct pingpong_run {
     const char *variant;         /**< write_remote, poll_remote, gpu_cpu, cpu_gpu */
 } pingpong_run;
 
-static void zero(int dev, void *ptr, size_t bytes)
-{
-    CUDA_CHECK(cudaSetDevice(dev));
-    CUDA_CHECK(cudaMemset(ptr, 0, bytes));
-    CUDA_CHECK(cudaDeviceSynchronize());
-}
-
 /* Flag i (0: to_pong, 1: to_ping): zero it, or read it back. */
 static unsigned int flag(const pingpong_run *run, int i, bool clear)
 {
@@ -271,7 +264,7 @@ static unsigned int flag(const pingpong_run *run, int i, bool clear)
     else if (run->flags_dev[i] < 0)
         value = *host_flag;
     else if (clear)
-        zero(run->flags_dev[i], dev_flag, sizeof *dev_flag);
+        lab05_zero(run->flags_dev[i], dev_flag, sizeof *dev_flag);
     else
         CUDA_CHECK(cudaMemcpy(&value, dev_flag, sizeof value, cudaMemcpyDeviceToHost));
     return value;
@@ -297,9 +290,9 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
     for (int i = 0; i < 2; i++)
         (void)flag(run, i, true);
     if (pp->ping_dev >= 0)
-        zero(pp->ping_dev, pp->ping_result, sizeof ping);
+        lab05_zero(pp->ping_dev, pp->ping_result, sizeof ping);
     if (pp->pong_dev >= 0)
-        zero(pp->pong_dev, pp->pong_result, sizeof pong);
+        lab05_zero(pp->pong_dev, pp->pong_result, sizeof pong);
     CUDA_CHECK(lab05_launch_pingpong(pp));
     if (host_pings || pp->pong_dev < 0) { /* the host plays its side while the kernel runs */
         lab05_pingpong_result *host = host_pings ? &ping : &pong;

@@ -90,7 +90,7 @@ static void warmup_route(lab_ctx *ctx, lab_route route)
         const int ok = lab05_xfer_verify(L, &t);
         for (int k = 0; k < 2; k++) {
             char variant[32];
-            snprintf(variant, sizeof variant, "%s_%s", lab05_method_name(method),
+            snprintf(variant, sizeof variant, "%s_%s", lab05_method_names[method],
                      k ? "host" : "event");
             emit(ctx, "warmup", variant, "first", &t, route, &us[k * n], 1, 1, ok, "");
             emit(ctx, "warmup", variant, "steady", &t, route, &us[k * n + 1], L->reps, 1, ok, "");
@@ -375,7 +375,7 @@ static void preferl1_one(lab_ctx *ctx, lab_route route, lab05_method method)
         enum cudaFuncCache applied = cudaFuncCachePreferEqual;
         CUDA_CHECK(cudaGetDevice(&current));
         CUDA_CHECK(cudaDeviceGetCacheConfig(&applied));
-        lab_row row = lab05_row("preferl1", lab05_method_name(method), &t, route, "one_way");
+        lab_row row = lab05_row("preferl1", lab05_method_names[method], &t, route, "one_way");
         row.verified = current == dev && applied == configs[c]; /* kept by lab05_run_job */
         if (!row.verified)
             fprintf(stderr, "05-p2p-performance: error: lab05_set_cache_config(%d, %s) left GPU %d "

@@ -16,11 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *lab05_method_name(lab05_method method)
-{
-    static const char *const names[] = {"ce", "sm_pull", "sm_push"};
-    return names[method];
-}
+const char *const lab05_method_names[3] = {"ce", "sm_pull", "sm_push"};
 
 int lab05_xfer_device(const lab05_xfer *t)
 {
@@ -47,15 +43,19 @@ cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream)
     return cudaMemcpyAsync(t->to, t->from, t->bytes, cudaMemcpyDefault, stream);
 }
 
+void lab05_zero(int dev, void *ptr, size_t bytes)
+{
+    CUDA_CHECK(cudaSetDevice(dev));
+    CUDA_CHECK(cudaMemset(ptr, 0, bytes));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 void lab05_xfer_clear(const lab05_xfer *t)
 {
-    if (t->to_host != NULL) {
+    if (t->to_host != NULL)
         memset(t->to_host, 0, t->bytes);
-        return;
-    }
-    CUDA_CHECK(cudaSetDevice(t->dst));
-    CUDA_CHECK(cudaMemset(t->to, 0, t->bytes));
-    CUDA_CHECK(cudaDeviceSynchronize());
+    else
+        lab05_zero(t->dst, t->to, t->bytes);
 }
 
 int lab05_xfer_verify(const lab05 *L, const lab05_xfer *t)
@@ -67,7 +67,7 @@ int lab05_xfer_verify(const lab05 *L, const lab05_xfer *t)
         CUDA_CHECK(cudaMemcpy(L->check, t->to, t->bytes, cudaMemcpyDeviceToHost));
         got = L->check;
     }
-    snprintf(what, sizeof what, "%s %s%d -> %s%d, %s", lab05_method_name(t->method),
+    snprintf(what, sizeof what, "%s %s%d -> %s%d, %s", lab05_method_names[t->method],
              t->src < 0 ? "host" : "GPU", t->src, t->dst < 0 ? "host" : "GPU", t->dst,
              lab_format_size(t->bytes, size, sizeof size));
     return lab_verify_bytes(what, got, t->ref, t->bytes) == 0;
@@ -171,7 +171,7 @@ static int time_job(lab_ctx *ctx, const lab05_job *job, lab_timing *timing)
     for (int i = 0; i < job->n; i++)
         verified &= lab05_xfer_verify(L, &job->t[i]);
     lab_check(ctx, verified, "%s: a destination does not hold the source data",
-              lab05_method_name(job->t[0].method));
+              lab05_method_names[job->t[0].method]);
     return verified;
 }
 
