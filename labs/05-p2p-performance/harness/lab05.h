@@ -93,6 +93,8 @@ extern const char *const lab05_method_names[3];
 lab05_xfer lab05_xfer_make(const lab05 *L, lab05_method method, int src, int dst, size_t bytes);
 /** @brief The GPU whose stream runs the transfer. */
 int lab05_xfer_device(const lab05_xfer *t);
+/** @brief A new non-blocking stream on the transfer's GPU, which it leaves current. */
+cudaStream_t lab05_xfer_stream(const lab05_xfer *t);
 /** @brief Queue the transfer on @p stream (for SM, the current device must be its GPU). */
 cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream);
 /** @brief Zero @p bytes at @p ptr on GPU @p dev and wait. */

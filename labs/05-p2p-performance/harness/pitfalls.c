@@ -31,14 +31,6 @@ static lab05_xfer pitfall_xfer(const lab05 *L, lab05_method method, lab_route ro
     return lab05_xfer_make(L, method, L->a, L->b, bytes);
 }
 
-static cudaStream_t new_stream(const lab05_xfer *t)
-{
-    cudaStream_t stream;
-    CUDA_CHECK(cudaSetDevice(lab05_xfer_device(t)));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    return stream;
-}
-
 /* Run @p one on the pair's route (peer, or peer_off without P2P), then on the host link. */
 static int each_route(lab_ctx *ctx, void (*one)(lab_ctx *, lab_route))
 {
@@ -72,7 +64,7 @@ static void warmup_route(lab_ctx *ctx, lab_route route)
         double *us = lab_host_alloc(2 * (size_t)n, sizeof *us, "samples"); /* event, host */
         lab_timer timer;
         lab05_xfer_clear(&t);
-        cudaStream_t stream = new_stream(&t);
+        cudaStream_t stream = lab05_xfer_stream(&t);
         CUDA_CHECK(lab_timer_create(&timer));
         for (int r = 0; r < n; r++) { /* by events, and by the host clock with a synchronize */
             float ms = 0.0f;
@@ -197,7 +189,7 @@ static void cpu_timer_one(lab_ctx *ctx, lab_route route)
     lab_timer timer;
     cudaEvent_t done;
     lab05_xfer_clear(&t);
-    cudaStream_t stream = new_stream(&t);
+    cudaStream_t stream = lab05_xfer_stream(&t);
     CUDA_CHECK(lab_timer_create(&timer));
     CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventBlockingSync | cudaEventDisableTiming));
     CUDA_CHECK(lab05_xfer_enqueue(&t, stream)); /* warm-up */
@@ -227,7 +219,7 @@ static void cpu_sync_size(lab_ctx *ctx, lab_route route, size_t bytes)
     const int ops = bytes <= ((size_t)1 << 20) ? 64 : bytes <= ((size_t)16 << 20) ? 16 : 4;
     double *us = lab_host_alloc(2 * (size_t)L->reps, sizeof *us, "samples"); /* queued, each */
     lab05_xfer_clear(&t);
-    cudaStream_t stream = new_stream(&t);
+    cudaStream_t stream = lab05_xfer_stream(&t);
     for (int r = -1; r < L->reps; r++) /* r = -1 warms up */
         for (int each = 0; each < 2; each++) {
             const double t0 = lab_host_seconds();
@@ -295,7 +287,7 @@ static void beside_busy_kernel(lab_ctx *ctx, lab_route route, bool legacy)
     const lab05 *L = ctx->lab;
     const lab05_xfer t = pitfall_xfer(L, LAB05_CE, route, LAB05_PITFALL_BYTES);
     double *us = lab_host_alloc((size_t)L->reps, sizeof *us, "samples");
-    cudaStream_t busy, mine = new_stream(&t);
+    cudaStream_t busy, mine = lab05_xfer_stream(&t);
     lab05_xfer_clear(&t);
     CUDA_CHECK(cudaSetDevice(lab05_xfer_device(&t)));
     CUDA_CHECK(cudaStreamCreate(&busy)); /* blocking: it synchronizes with stream 0 */

@@ -43,6 +43,14 @@ cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream)
     return cudaMemcpyAsync(t->to, t->from, t->bytes, cudaMemcpyDefault, stream);
 }
 
+cudaStream_t lab05_xfer_stream(const lab05_xfer *t)
+{
+    cudaStream_t stream;
+    CUDA_CHECK(cudaSetDevice(lab05_xfer_device(t)));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    return stream;
+}
+
 void lab05_zero(int dev, void *ptr, size_t bytes)
 {
     CUDA_CHECK(cudaSetDevice(dev));
@@ -247,10 +255,8 @@ void lab05_emit_host_clocked(lab_ctx *ctx, lab_row *row, const lab05_xfer *t, in
                              double link_gbps)
 {
     double *us = lab_host_alloc((size_t)count, sizeof *us, "samples");
-    cudaStream_t stream;
     lab05_xfer_clear(t);
-    CUDA_CHECK(cudaSetDevice(lab05_xfer_device(t)));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaStream_t stream = lab05_xfer_stream(t);
     for (int i = -1; i < count; i++) { /* i = -1 warms up */
         const double t0 = lab_host_seconds();
         CUDA_CHECK(lab05_xfer_enqueue(t, stream));
