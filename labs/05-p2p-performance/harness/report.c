@@ -164,12 +164,12 @@ static void latency(const lab_rows *rows, FILE *out)
 
 static void chapter_table(const lab_rows *rows, FILE *out)
 {
-    const lab05_table_row *t = lab05_table;
     fprintf(out, "\nChapter 4.4's table beside this run:\n\n| link | chapter one way | chapter "
                  "latency | verdict |\n| --- | --- | --- | --- |\n");
-    for (size_t i = 0; i < sizeof lab05_table / sizeof *lab05_table; i++) {
-        const lab_row *v = lab_rows_find(rows, "claim", t[i].id, NULL, NULL, 0);
-        fprintf(out, "| %s | ~%.0f GB/s | ~%.1f us | %s |\n", t[i].link, t[i].gbps, t[i].us,
+    for (size_t i = 0; i < lab05_table_rows; i++) {
+        const lab05_table_row *t = &lab05_table[i];
+        const lab_row *v = lab_rows_find(rows, "claim", t->id, NULL, NULL, 0);
+        fprintf(out, "| %s | ~%.0f GB/s | ~%.1f us | %s |\n", t->link, t->gbps, t->us,
                 v ? v->value : "-");
     }
 }

@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-const lab05_table_row lab05_table[3] = {
+const lab05_table_row lab05_table[] = {
     {"nvlink_table_row_pcie3", "PCIe Gen3 x16", 12.0, 1.5, 0, 16},
     {"nvlink_table_row_nvlink2", "NVLink 2.0 (V100)", 150.0, 0.2, 2, 6},
     {"nvlink_table_row_nvlink3", "NVLink 3.0 (A100)", 600.0, 0.1, 3, 12},
 };
+const size_t lab05_table_rows = sizeof lab05_table / sizeof lab05_table[0];
 
 /* A copy-engine row one way (bytes 0: any size), and the largest timed one. */
 static const lab_row *ce(const lab_rows *rows, const char *route, int src, int dst, size_t bytes)

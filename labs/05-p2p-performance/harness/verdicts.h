@@ -18,8 +18,10 @@ typedef struct lab05_table_row {
     int links;        /**< links of that GPU (datasheet), lanes for PCIe */
 } lab05_table_row;
 
-/** @brief The chapter's table of link speeds (section 4.4). */
-extern const lab05_table_row lab05_table[3];
+/** @brief The chapter's table of link speeds (section 4.4), lab05_table_rows rows. */
+extern const lab05_table_row lab05_table[];
+/** @brief The number of rows in lab05_table. */
+extern const size_t lab05_table_rows;
 
 /** @brief A config row's value as an integer (@p fallback when absent). */
 int lab05_config(const lab_rows *rows, const char *name, int fallback);
