@@ -53,7 +53,7 @@ assert_all_ones() {
 @test "02: --list names every experiment" {
     lab_run 02 --list
     assert_success
-    for key in args sweep stream_order timing current_device ordering; do
+    for key in args sweep stream_order timing switch current_device ordering; do
         assert_line --regexp "^$key "
     done
 }
@@ -156,6 +156,67 @@ assert_all_ones() {
     assert_line --regexp "^claim,current_device_required,.*,does_not_hold,"
 }
 
+# switch_rows FILE ROUTE PEER_US SWITCH_US SIZE...: host-clocked switch rows of
+# GPU 0 <-> GPU 1 over ROUTE, both ways at each SIZE, with PEER_US and SWITCH_US
+# microseconds per call (one value for all sizes, or a list, one per size).
+switch_rows() {
+    local file=$1 route=$2 peer=$3 switched=$4
+    shift 4
+    head -n 1 "$FIXTURES/rows-header.csv" >"$file"
+    awk -v route="$route" -v peer="$peer" -v switched="$switched" -v sizes="$*" 'BEGIN {
+        n = split(sizes, size, " "); split(peer, p, " "); split(switched, q, " ")
+        for (i = 1; i <= n; i++)
+            for (src = 0; src < 2; src++)
+                for (w = 0; w < 2; w++) {
+                    us = w ? (i in q ? q[i] : q[1]) : (i in p ? p[i] : p[1])
+                    printf "switch,%s,%s,%d,%d,host_clock,%d,10,5,%s,%s,%s,%.6f,0,1,,\n",
+                        w ? "set_device_memcpy" : "memcpy_peer", route, src, 1 - src, size[i],
+                        us, us, us, size[i] / 1e3 / us
+                }
+    }' >>"$file"
+}
+
+@test "02: the device-switch verdict holds only where cudaMemcpyPeer is never slower and faster at some size, on the host clock" {
+    local tool rows="$BATS_TEST_TMPDIR/switch.csv"
+    tool=$(host_tool 02)
+    # 20 % faster at 4 KiB, the same at 256 MiB: a sound preference.
+    switch_rows "$rows" peer "10 700" "12 700" 4096 268435456
+    run "$tool" verdicts "$rows"
+    assert_line --regexp '^claim,memcpypeer_beats_memcpy_default,.*,holds,.*faster by more than 5% both ways at: 4 KiB;'
+    # The same everywhere: nothing to prefer.
+    switch_rows "$rows" peer "10 700" "10.2 700" 4096 268435456
+    run "$tool" verdicts "$rows"
+    assert_line --regexp '^claim,memcpypeer_beats_memcpy_default,.*,does_not_hold,.*at: none;'
+    # Faster when small but 10 % slower when large: the advice costs there.
+    switch_rows "$rows" peer "10 770" "12 700" 4096 268435456
+    run "$tool" verdicts "$rows"
+    assert_line --regexp '^claim,memcpypeer_beats_memcpy_default,.*,does_not_hold,.*slower by more than 5% at 1 of 2 sizes'
+    # Loopback alone is no link: the claim is not judged there.
+    switch_rows "$rows" loopback "10 700" "12 700" 4096 268435456
+    run "$tool" verdicts "$rows"
+    assert_line --regexp '^claim,memcpypeer_beats_memcpy_default,.*,untested,'
+    # A recording made before the experiment says so.
+    run "$tool" verdicts "$FIXTURES/lab02-run.csv"
+    assert_line --regexp '^claim,memcpypeer_beats_memcpy_default,.*,untested,.*predates the switch experiment'
+}
+
+@test "02: the checker refuses switch rows with a way missing, a bandwidth that is not bytes / time, or an unverified copy" {
+    local rows="$BATS_TEST_TMPDIR/switch.csv"
+    switch_rows "$rows" peer 10 12 4096
+    run lab02_check_switch "$rows"
+    assert_success
+    sed -i '/set_device_memcpy,peer,1,0/d' "$rows"
+    run lab02_check_switch "$rows"
+    assert_failure
+    assert_output --partial "switch set_device_memcpy/peer/1->0/4096 is missing"
+    switch_rows "$rows" peer 10 12 4096
+    sed -i -E '2s/,[0-9.]+,0,1,,$/,9,0,0,,/' "$rows"
+    run lab02_check_switch "$rows"
+    assert_failure
+    assert_output --partial "gbps is not bytes / median time"
+    assert_output --partial ": not verified"
+}
+
 @test "02: the checker refuses every broken edit of the recorded run with the reason" {
     assert_checker_rejects_all 02 lab02_check_csv
 }
@@ -245,6 +306,18 @@ assert_all_ones() {
     assert_all_ones
     run csv_get "$CAPTURED_CSV" verified experiment=current_device variant=current_dst
     assert_all_ones
+}
+
+@test "02: cudaMemcpyPeer and a device switch with cudaMemcpy are timed on the host clock over every route here, both ways, every copy verified" {
+    captured_rows run
+    assert_equal "$status" 0
+    run csv_get "$CAPTURED_CSV" route experiment=switch variant=set_device_memcpy
+    assert_line loopback
+    if [ "$(gpu_count)" -ge 2 ]; then assert_line peer_off; fi
+    run csv_get "$CAPTURED_CSV" verified experiment=switch
+    assert_all_ones
+    run lab02_check_switch "$CAPTURED_CSV"
+    assert_success
 }
 
 @test "02: a copy in a non-blocking stream does not wait for a legacy default stream" {

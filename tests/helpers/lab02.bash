@@ -203,6 +203,36 @@ lab02_check_timing() {
         }'
 }
 
+# The device-switch timing (host clock, calls with the destination current):
+# verified, positive and ordered times, bytes / median, below the ceiling;
+# both ways at every size on every leg. A recording made before the
+# experiment existed has no such rows; a live run's test asks for them.
+lab02_check_switch() {
+    lab02_awk "$1" '
+        $1 == "switch" {
+            key = f("variant") "/" leg(); what = "switch " key "/" f("bytes")
+            if ((key "/" f("bytes")) in seen) bad(what " appears twice")
+            seen[key "/" f("bytes")] = 1; legs[leg()] = 1; sizes[f("bytes")] = 1
+            if (f("variant") != "memcpy_peer" && f("variant") != "set_device_memcpy") bad(what ": not a way of the experiment")
+            if (f("mode") != "host_clock") bad(what ": mode " f("mode") ", not host_clock")
+            if (f("verified") != "1") bad(what ": not verified")
+            if (f("count") + 0 < 1) bad(what ": no calls per sample")
+            if (!num(f("median_us")) || f("min_us") + 0 <= 0) { bad(what ": no positive time"); next }
+            if (f("min_us") + 0 > f("median_us") + 0 || f("median_us") + 0 > f("max_us") + 0)
+                bad(what ": min <= median <= max does not hold")
+            limit = f("route") == "loopback" ? local_max : link
+            if (f("gbps") + 0 > limit) bad(what ": " f("gbps") " GB/s is above the " limit " GB/s ceiling")
+            expect = f("bytes") / 1e3 / f("median_us")
+            if (expect > 0 && (f("gbps") / expect > 1.01 || f("gbps") / expect < 0.99)) bad(what ": gbps is not bytes / median time")
+        }
+        END {
+            for (l in legs) for (b in sizes) for (w = 1; w <= 2; w++) {
+                way = w == 1 ? "memcpy_peer" : "set_device_memcpy"
+                if (!((way "/" l "/" b) in seen)) bad("switch " way "/" l "/" b " is missing")
+            }
+        }'
+}
+
 # The chapter's experiment: the data checked with each GPU current.
 lab02_check_current_device() {
     lab02_awk "$1" '
@@ -261,7 +291,7 @@ lab02_check_claims() {
 lab02_check_csv() {
     local file=$1 status=0 check
     lab02_check_header "$file" || return 1
-    for check in args sweep stream_order timing current_device ordering claims; do
+    for check in args sweep stream_order timing switch current_device ordering claims; do
         "lab02_check_$check" "$file" || status=1
     done
     return "$status"

@@ -122,6 +122,8 @@ int lab02_run_sweep(lab_ctx *ctx);
 int lab02_run_stream_order(lab_ctx *ctx);
 /** @brief Four ways to copy, timed, and the host route's pinned and pageable copies. */
 int lab02_run_timing(lab_ctx *ctx);
+/** @brief cudaMemcpyPeer against a device switch and cudaMemcpy, on the host clock (switch.c). */
+int lab02_run_switch(lab_ctx *ctx);
 /** @brief cudaMemcpyPeer with each GPU current (current.c). */
 int lab02_run_current_device(lab_ctx *ctx);
 /** @brief Which pending work each copy waits for (current.c). */

@@ -255,6 +255,8 @@ static const lab_experiment experiments[] = {
      lab_need_one_gpu, lab02_run_stream_order},
     {"timing", "four ways to copy, and pinned and pageable host copies, timed and verified",
      lab_need_one_gpu, lab02_run_timing},
+    {"switch", "cudaMemcpyPeer against cudaSetDevice + cudaMemcpy, per call on the host clock",
+     lab_need_one_gpu, lab02_run_switch},
     {"current_device", "cudaMemcpyPeer with the source, the destination, a third GPU current",
      lab_need_two_gpus, lab02_run_current_device},
     {"ordering", "which pending legacy-stream work each copy waits for",

@@ -109,19 +109,60 @@ static lab_verdict judge_current_device(const lab_rows *rows, char *said, size_t
                    s->us.median / 1000.0, d->us.median / 1000.0, other);
 }
 
+/* Host microseconds per call of the switch experiment's @p way at @p bytes, one direction. */
+static double switch_us(const lab_rows *rows, const char *way, const char *route, int src,
+                        int dst, size_t bytes)
+{
+    const lab_row *r = lab_rows_pick(rows, "switch", way, route, NULL, src, dst, bytes);
+    return r != NULL && r->us.median > 0.0 ? r->us.median : 0.0;
+}
+
+/* "prefer cudaMemcpyPeer to cudaMemcpy with a device switch": a preference is sound where it
+ * never costs and sometimes gains. Holds when, on the host clock, cudaMemcpyPeer is faster by
+ * more than 5 % both ways at some size and slower by more than 5 % at none. */
 static lab_verdict judge_peer_vs_default(const lab_rows *rows, char *said, size_t len)
 {
-    const char *route = lab_rows_largest(rows, "timing", NULL, "peer", NULL, LAB_ANY, LAB_ANY)
+    const char *route = lab_rows_find(rows, "switch", "memcpy_peer", "peer", NULL, 0)
                             ? "peer" : "peer_off";
-    comparison c;
-    if (!compare(rows, "memcpy_peer", route, "memcpy_default", route, &c, said, len))
-        return LAB_UNTESTED;
-    const double *p = c.x, *d = c.y;
-    return lab_judge(p[0] > 1.05 * d[0] && p[1] > 1.05 * d[1], said, len,
-                     "at %s (%s): cudaMemcpyPeer %.1f and %.1f GB/s (GPU%d -> GPU%d and back); "
-                     "cudaMemcpy(Default) %.1f and %.1f GB/s; ratio %.2f and %.2f (holds needs "
-                     "more than 1.05 both ways)", c.size, route, p[0], p[1], c.ids[0], c.ids[1],
-                     d[0], d[1], ratio(p[0], d[0]), ratio(p[1], d[1]));
+    char sizes[512] = "", faster[160] = "", size[32];
+    int n = 0, wins = 0, losses = 0;
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (!lab_row_matches(r, "switch", "memcpy_peer", route, NULL, LAB_ANY, LAB_ANY, 0) ||
+            r->src >= r->dst) /* one entry per size: the lower id to the higher */
+            continue;
+        double x[2] = {0.0, 0.0};
+        for (int back = 0; back < 2; back++) {
+            const int s = back ? r->dst : r->src, d = back ? r->src : r->dst;
+            x[back] = ratio(switch_us(rows, "set_device_memcpy", route, s, d, r->bytes),
+                            switch_us(rows, "memcpy_peer", route, s, d, r->bytes));
+        }
+        if (x[0] == 0.0 || x[1] == 0.0)
+            continue;
+        lab_format_size(r->bytes, size, sizeof size);
+        n++;
+        const int win = x[0] > 1.05 && x[1] > 1.05;
+        wins += win;
+        losses += x[0] < 1 / 1.05 || x[1] < 1 / 1.05;
+        if (win)
+            snprintf(faster + strlen(faster), sizeof faster - strlen(faster), "%s%s",
+                     wins > 1 ? ", " : "", size);
+        snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%s %.3f/%.3f us (%.2fx "
+                 "and %.2fx)", n > 1 ? "; " : "", size, switch_us(rows, "memcpy_peer", route,
+                 r->src, r->dst, r->bytes), switch_us(rows, "set_device_memcpy", route, r->src,
+                 r->dst, r->bytes), x[0], x[1]);
+    }
+    if (n == 0)
+        return lab_say(LAB_UNTESTED, said, len, "no host-clocked switch timing both ways over "
+                       "the %s route: %s", route, lab_rows_find(rows, "switch", NULL, NULL, NULL, 0)
+                       ? lab_rows_skip_reason(rows, "switch", is(route, "peer") ? route : NULL)
+                       : "this recording predates the switch experiment");
+    return lab_judge(wins > 0 && losses == 0, said, len,
+                     "host clock per call (%s), cudaMemcpyPeer / cudaSetDevice + cudaMemcpy + "
+                     "cudaSetDevice back, lower GPU id to the higher; switch over peer both ways: "
+                     "%s. cudaMemcpyPeer faster by more than 5%% both ways at: %s; slower by "
+                     "more than 5%% at %d of %d sizes", route, sizes, wins ? faster : "none",
+                     losses, n);
 }
 
 static lab_verdict judge_p2p_vs_staging(const lab_rows *rows, char *said, size_t len)
@@ -239,6 +280,26 @@ static void host_table(const lab_rows *rows, FILE *out)
     }
 }
 
+static void switch_table(const lab_rows *rows, FILE *out)
+{
+    if (lab_rows_count(rows, "switch", NULL) == lab_rows_count(rows, "switch", "skipped"))
+        return;
+    fprintf(out, "\nMicroseconds per call on the host clock, the destination current (median):\n\n"
+                 "| size | route | direction | cudaMemcpyPeer | cudaSetDevice + cudaMemcpy |\n"
+                 "|---|---|---|---|---|\n");
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        char size[32];
+        if (!is(r->experiment, "switch") || !is(r->variant, "memcpy_peer"))
+            continue;
+        const lab_row *c = lab_rows_pick(rows, "switch", "set_device_memcpy", r->route, NULL,
+                                         r->src, r->dst, r->bytes);
+        fprintf(out, "| %s | %s | GPU%d -> GPU%d | %.2f |", lab_format_size(r->bytes, size,
+                sizeof size), r->route, r->src, r->dst, r->us.median);
+        fprintf(out, c ? " %.2f |\n" : " - |\n", c ? c->us.median : 0.0);
+    }
+}
+
 static void report(const lab_rows *rows, FILE *out)
 {
     static const char *const wrapper[] = {"args", "sweep", "stream_order"};
@@ -247,6 +308,7 @@ static void report(const lab_rows *rows, FILE *out)
     tally(rows, wrapper, 3, out);
     if (lab_rows_count(rows, "timing", NULL) > lab_rows_count(rows, "timing", "skipped"))
         timing_table(rows, out);
+    switch_table(rows, out);
     host_table(rows, out);
     fprintf(out, "\nThe current device and what it orders (two GPUs):\n\n");
     tally(rows, current, 2, out);
