@@ -259,7 +259,9 @@ mistakes: $(if $(STUDENT_TREE),,reference tools) ## show that the tests catch ev
 sanitize: $(if $(STUDENT_TREE),student,reference) tools ## run every lab (reference; in a student tree, yours) under compute-sanitizer (4 tools)
 	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) NVCC=$(NVCC) tools/sanitize.sh
 
-slides: deps tools ## fill the lecture decks in slides/ from the recorded runs and render them to HTML (PDF and PNG pages with Chromium) in build/slides/
+# The decks need only the labs' host tools (C, no CUDA): a laptop without the
+# toolkit renders them.
+slides: deps $(HOST_TOOLS) ## fill the lecture decks in slides/ from the recorded runs and render them to HTML (PDF and PNG pages with Chromium) in build/slides/
 	$(Q)BUILD=$(BUILD) tools/slides.sh $(if $(shell command -v chromium || command -v chromium-browser),--png)
 
 # The docs never include solutions/: they may go on the course's site. The

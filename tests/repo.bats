@@ -431,6 +431,29 @@ lab_names() {
     grep -q 'README.zh-CN.md' "$REPO_ROOT/README.md" || fail "the top README does not link the Chinese handouts"
 }
 
+# without_cuda: PATH without the CUDA toolkit's folders and nvcc, as on a
+# lecturer's laptop (CUDA_HOME then points at a folder that does not exist).
+without_cuda() {
+    local dir path=""
+    IFS=: read -r -a dirs <<<"$PATH"
+    for dir in "${dirs[@]}"; do
+        [[ $dir == *cuda* || -x $dir/nvcc ]] || path+="${path:+:}$dir"
+    done
+    echo "$path"
+}
+
+@test "repo: make slides builds nothing that needs CUDA (a laptop without the toolkit renders the decks)" {
+    local path
+    path=$(without_cuda)
+    run env PATH="$path" bash -c 'command -v nvcc'
+    assert_failure
+    # what make would run: the host tools (C), never nvcc nor the CUDA part of common/
+    run env PATH="$path" make -n -C "$REPO_ROOT" slides BUILD="$BATS_TEST_TMPDIR/b" CUDA_HOME="$BATS_TEST_TMPDIR/no-cuda"
+    assert_success
+    assert_output --partial "host_tool_main.c"
+    refute_output --regexp 'nvcc|devices\.c|\.cu\b|gpu-query'
+}
+
 @test "repo: make slides renders every deck, and every image a deck shows exists" {
     command -v npm >/dev/null || skip "npm is not installed (sudo apt-get install npm)"
     # make slides refuses to draw Chinese quotes as empty boxes: give make deps
@@ -439,7 +462,8 @@ lab_names() {
     DEPS_SLIDES=1 "$REPO_ROOT/tools/ensure-deps.sh" >/dev/null 2>&1 || true
     need_cjk_font
     local out="$BATS_TEST_TMPDIR/s" deck name img
-    run make -s -C "$REPO_ROOT" slides BUILD="$out"
+    # without the CUDA toolkit, as on a lecturer's laptop
+    run env PATH="$(without_cuda)" make -s -C "$REPO_ROOT" slides BUILD="$out" CUDA_HOME="$BATS_TEST_TMPDIR/no-cuda"
     assert_success
     for deck in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
         name=$(basename "$deck" .md)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # The lecture decks in slides/. A deck is Markdown with placeholders that
 # tools/slides-fill.py fills from the recorded runs it cites
-# (tests/fixtures/labNN-run.csv: 2x NVIDIA H200, NVLink; labNN-run-1xh200.csv:
-# 1x NVIDIA H200, PCIe Gen5 x16): every verdict is the one the lab's host tool
+# (tests/fixtures/labNN-run.csv and labNN-run-1xh200.csv, on the machines
+# tests/fixtures/machines.tsv names): every verdict is the one the lab's host tool
 # computes, every measured number a value of the run. The tests check the
 # sources, the filled decks, the plots drawn from the runs, and, where Marp
 # and Chromium are installed, the rendered pages.
@@ -51,6 +51,23 @@ quote_blocks_without_section() {
         grep -vE '— 4\.[1-4] *$' || true
 }
 
+# untested_everywhere NN ID: no recording of lab NN tests claim ID.
+untested_everywhere() {
+    local suffix tool
+    tool=$(host_tool "$1") || return 1
+    for suffix in run run-1xh200; do
+        "$tool" verdicts "$FIXTURES/lab$1-$suffix.csv" | awk -F, -v id="$2" '$1 == "claim" && $2 == id && $16 != "untested" { found = 1 } END { exit !found }' &&
+            return 1
+    done
+    return 0
+}
+
+# pages FILLED: one line per page of a filled deck, its text joined (the
+# front matter left out), so that a page can be grepped as a whole.
+pages() {
+    slide_bodies "$1" | awk '/^@@slide$/ { print p; p = ""; next } { p = p " " $0 } END { print p }'
+}
+
 need_host_tools() {
     local n
     for n in $LABS; do
@@ -94,6 +111,35 @@ need_host_tools() {
     labels() { grep -oE '<text[^>]*>[^<]*</text>' "$1" | sed -E 's/<[^>]*>//g'; }
     [ "$(labels "$out/topology.svg")" = "$(labels "$REPO_ROOT/slides/img/topology.svg")" ] ||
         fail "slides/img/topology.svg is not what slides/diagrams/topology.py draws: run slides/plots/make-plots.sh"
+}
+
+@test "slides: every plot keeps its key outside its data area, as drawn (and the check sees a key moved inside)" {
+    command -v gnuplot >/dev/null || skip "gnuplot is missing (Debian: sudo apt-get install gnuplot-nox)"
+    command -v dot >/dev/null || skip "dot is missing (Debian: sudo apt-get install graphviz)"
+    local out="$BATS_TEST_TMPDIR/check" png
+    # drawn for the check: border cyan, key text magenta (slides/plots/screen.gp)
+    LAYOUT_CHECK=1 run "$REPO_ROOT/slides/plots/make-plots.sh" "$out"
+    assert_success
+    for png in "$REPO_ROOT"/slides/img/*.png; do
+        assert_file_exists "$out/$(basename "$png")"
+    done
+    run "$REPO_ROOT/tools/slides-plot-layout.py" "$out"/*.png
+    [ "$status" -eq 0 ] || fail "a key sits in its plot's data area: $output"
+    # a key moved back inside the data: every key of lab 05's plots, as its own script draws them
+    cp -r "$REPO_ROOT/slides/plots" "$BATS_TEST_TMPDIR/plots"
+    sed -i 's/^set key .*/&\nset key inside left top/' "$BATS_TEST_TMPDIR/plots/lab05.gp"
+    mkdir -p "$BATS_TEST_TMPDIR/inside"
+    gnuplot -e "layout_check=1; csv='$FIXTURES/lab05-run.csv'; csv1='$FIXTURES/lab05-run-1xh200.csv'; out='$BATS_TEST_TMPDIR/inside'; here='$BATS_TEST_TMPDIR/plots'" \
+        "$BATS_TEST_TMPDIR/plots/lab05.gp"
+    run "$REPO_ROOT/tools/slides-plot-layout.py" "$BATS_TEST_TMPDIR"/inside/*.png
+    assert_failure
+    for png in bandwidth host-bandwidth latency streams cpu-sync; do
+        assert_output --regexp "lab05-$png\.png: [0-9]+ pixels of the key inside the data area"
+    done
+    # an image drawn without the check's colours is not passed for want of a key
+    run "$REPO_ROOT/tools/slides-plot-layout.py" "$REPO_ROOT/slides/img/lab05-streams.png"
+    assert_failure
+    assert_output --partial "LAYOUT_CHECK=1"
 }
 
 @test "slides: the topology diagram shows the measured figures of both machines" {
@@ -250,6 +296,12 @@ need_host_tools() {
                     holds) word="holds" ;; does_not_hold) word="does not hold" ;; untested) word="cannot be tested here" ;;
                     *) fail "lab $n: unknown verdict $verdict" ;;
                 esac
+                # a claim no recording tests is a row of the deck's table of them
+                if untested_everywhere "$n" "$id"; then
+                    grep -qF "<span data-claim=\"$id\">" "$BATS_TEST_TMPDIR/$n.md" ||
+                        fail "deck $n does not list $id among the claims no recording tests"
+                    continue
+                fi
                 grep -F "data-claim=\"$id\" data-run=\"lab$n-$suffix\"" "$BATS_TEST_TMPDIR/$n.md" |
                     grep -qF "<span class=\"badge $verdict\">$word</span>" ||
                     fail "deck $n does not show $id: $verdict (lab$n-$suffix.csv)"
@@ -258,17 +310,32 @@ need_host_tools() {
     done
 }
 
-@test "slides: every claim of a lab has its page in the lab's deck and its row in the scoreboard" {
+@test "slides: every claim a recording tests has its page, the others share one table, and deck 00 shows each once" {
     need_host_tools
     local n id board=$BATS_TEST_TMPDIR/00-filled.md
     fill "$(deck 00)" "$board"
     for n in $LABS; do
-        for id in $(claim_ids "$n" run; claim_ids "$n" run-1xh200); do
-            grep -qE "^\{\{claim $n $id\}\}$" "$(deck "$n")" || fail "deck $n has no page for claim $id"
-            [ "$(grep -cF "| $n | \`$id\` |" "$board")" -eq 1 ] ||
-                fail "the scoreboard in deck 00 shows claim $n $id $(grep -cF "| $n | \`$id\` |" "$board") times, not once"
+        fill "$(deck "$n")" "$BATS_TEST_TMPDIR/$n.md"
+        for id in $(claim_ids "$n" run; claim_ids "$n" run-1xh200 | sort -u); do
+            if untested_everywhere "$n" "$id"; then
+                ! grep -qE "^\{\{claim $n $id\}\}$" "$(deck "$n")" || fail "deck $n gives $id, which no recording tests, a page of its own"
+                grep -qF "<span data-claim=\"$id\">" "$BATS_TEST_TMPDIR/$n.md" || fail "deck $n's table of untested claims lacks $id"
+            else
+                grep -qE "^\{\{claim $n $id\}\}$" "$(deck "$n")" || fail "deck $n has no page for claim $id"
+            fi
+            [ "$(grep -cF "data-claim=\"$id\"" "$board")" -eq 1 ] ||
+                fail "deck 00 shows claim $n $id $(grep -cF "data-claim=\"$id\"" "$board") times, not once (scoreboard or untested table)"
         done
     done
+    # the scoreboard names claims in plain English, and counts as percentages
+    ! grep -qE '^\| [0-9]{2} \| `' "$board" || fail "the scoreboard names a claim by its id"
+    ! grep -E '^\| [0-9]{2} \|' "$board" | sed 's/data-of="[^"]*"//g' | grep -qE '[0-9]{7,}' ||
+        fail "the scoreboard shows a count of seven digits or more"
+    # a page for a claim no recording tests is refused, with the place it belongs
+    printf '{{claim 01 uva_required}}\n' >"$BATS_TEST_TMPDIR/bad.md"
+    run fill "$BATS_TEST_TMPDIR/bad.md" "$BATS_TEST_TMPDIR/out.md"
+    assert_failure
+    assert_output --partial "{{untested 01}}"
     # one claim per page
     local d page
     for n in $LABS; do
@@ -299,8 +366,15 @@ need_host_tools() {
             fail "$(basename "$d"): the title page does not name both machines"
         grep -qE '^## The questions' "$d" || fail "$(basename "$d") has no questions page"
         grep -qE '^## Pitfalls' "$d" || fail "$(basename "$d") has no pitfalls page"
-        last=$(slide_bodies "$d" | awk '/^@@slide$/ { t = "" ; next } /^## / && t == "" { t = $0 } END { print t }')
-        [[ "$last" == "## What you measured"* ]] || fail "$(basename "$d") ends with '$last', not 'What you measured'"
+        # the last page before the appendix; after it, appendix pages only, the TODOs among them
+        last=$(slide_bodies "$d" | awk '/^@@slide$/ { if (!app) l = t; t = ""; app = 0; next }
+                                        /_class:.*appendix/ { app = 1 } /^## / && t == "" { t = $0 }
+                                        END { if (!app) l = t; print l }')
+        [[ "$last" == "## What you measured"* ]] || fail "$(basename "$d") ends with '$last' before its appendix, not 'What you measured'"
+        slide_bodies "$d" | awk '/^@@slide$/ { if (seen && p !~ /_class:.*appendix/) bad = 1; if (p ~ /## What you measured/) seen = 1; p = ""; next }
+                                { p = p "\n" $0 } END { if (seen && p !~ /_class:.*appendix/) bad = 1; exit bad }' ||
+            fail "$(basename "$d"): a page after 'What you measured' is not in the appendix (<!-- _class: appendix -->)"
+        pages "$d" | grep -E '## The TODOs' | grep -qE '_class:[^>]*appendix' || fail "$(basename "$d"): the TODO page is not in the appendix"
         q=$(quote_blocks_without_section "$d")
         [ -z "$q" ] || fail "$(basename "$d"): a quote does not name its section (— 4.N): $q"
         todos_deck=$(grep -oE "^\| $n\.[0-9]+ \|" "$d" | grep -oE "$n\.[0-9]+" | sort -u | tr '\n' ' ')
@@ -308,6 +382,92 @@ need_host_tools() {
         [ -n "$todos_lab" ] || fail "labs/$n-*: no LAB_TODO found"
         [ "$todos_deck" = "$todos_lab" ] || fail "$(basename "$d") lists TODOs '$todos_deck'; the lab has '$todos_lab'"
     done
+}
+
+# notes_missing FILLED: the titles of the pages that show a plot, code or a
+# claim's verdicts but have no speaker note (an HTML comment that is not a
+# directive such as _class or the code marker).
+notes_missing() {
+    pages "$1" | awk '{
+        page = $0; notes = 0
+        while ((at = index(page, "<!--")) > 0) {
+            page = substr(page, at + 4)
+            shut = index(page, "-->")
+            c = substr(page, 1, shut ? shut - 1 : length(page))
+            if (c !~ /^ *_?[a-z]+: [^ ]* *$/ && c !~ /^ *code: /) notes = 1
+            page = substr(page, shut ? shut + 3 : length(page) + 1)
+        }
+        if (!notes && ($0 ~ /!\[/ || $0 ~ /<!-- code: / || $0 ~ /class="verdicts"/)) {
+            t = $0; sub(/.*## /, "", t); print substr(t, 1, 50)
+        }
+    }'
+}
+
+@test "slides: every deck has speaker notes, on every page with a plot, code or a claim's verdicts" {
+    need_host_tools
+    local d name
+    for d in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
+        name=$(basename "$d" .md)
+        fill "$d" "$BATS_TEST_TMPDIR/$name.md"
+        grep -q '^<!--$' "$BATS_TEST_TMPDIR/$name.md" || fail "$name has no speaker notes"
+        run notes_missing "$BATS_TEST_TMPDIR/$name.md"
+        [ -z "$output" ] || fail "$name: pages without speaker notes: $output"
+    done
+    # pages whose notes are taken away are found: the plot of deck 03, its claims, its code
+    awk '/^<!--$/ { skip = 1 } skip && /^-->$/ { skip = 0; next } !skip' \
+        "$BATS_TEST_TMPDIR/03-peer-kernels.md" >"$BATS_TEST_TMPDIR/no-note.md"
+    run notes_missing "$BATS_TEST_TMPDIR/no-note.md"
+    assert_output --partial "Reading over the link against copying first"
+    assert_output --partial "The code: a kernel whose memory is on the other"
+    assert_output --partial "Claim: "
+}
+
+@test "slides: every lab deck has a code page, and its code is the named source file's, line for line" {
+    local n d
+    for n in $LABS; do
+        d=$(deck "$n")
+        grep -qE '^<!-- code: [^ ]+ -->$' "$d" || fail "$(basename "$d") has no code page (<!-- code: FILE --> before a fenced block)"
+    done
+    for d in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
+        run "$REPO_ROOT/tools/slides-numbers.py" code "$d"
+        [ "$status" -eq 0 ] || fail "$(basename "$d"): $output"
+    done
+    # code that drifted from its file is found: a line changed, lines reordered, a file gone
+    d=$(deck 01)
+    sed 's/cudaDeviceEnablePeerAccess(peer, 0)/cudaDeviceEnablePeerAccess(peer, 1)/' "$d" >"$BATS_TEST_TMPDIR/changed.md"
+    run "$REPO_ROOT/tools/slides-numbers.py" code "$BATS_TEST_TMPDIR/changed.md"
+    assert_failure
+    assert_output --partial "common/devices.c does not hold, in this order: err = on ? cudaDeviceEnablePeerAccess(peer, 1)"
+    awk '/^    if \(err != cudaSuccess\)$/ && !done { held = $0; done = 1; next } held != "" { print; print held; held = ""; next } { print }' \
+        "$d" >"$BATS_TEST_TMPDIR/swapped.md"
+    run "$REPO_ROOT/tools/slides-numbers.py" code "$BATS_TEST_TMPDIR/swapped.md"
+    assert_failure
+    sed 's|<!-- code: common/devices.c -->|<!-- code: common/no-such.c -->|' "$d" >"$BATS_TEST_TMPDIR/gone.md"
+    run "$REPO_ROOT/tools/slides-numbers.py" code "$BATS_TEST_TMPDIR/gone.md"
+    assert_failure
+    assert_output --partial "common/no-such.c does not exist"
+}
+
+@test "slides: every font stack of the theme names a Latin font before the CJK one" {
+    local css="$REPO_ROOT/slides/theme/course.css" stack first
+    [ "$(grep -c 'font-family:' "$css")" -gt 0 ]
+    while IFS= read -r stack; do
+        first=$(sed -E 's/^ *font-family: *//; s/,.*//; s/"//g' <<<"$stack")
+        [[ $first != *CJK* && $first != *SC* ]] || fail "course.css puts the CJK font first: $stack"
+        grep -q 'CJK' <<<"$stack" || fail "course.css has a font stack without the CJK font after it: $stack"
+    done < <(grep 'font-family:' "$css")
+}
+
+@test "slides: a line break inside a paragraph is a space on the slide (Marp's forced breaks off)" {
+    [ -x "$BUILD_DIR/slides-tool/node_modules/.bin/marp" ] ||
+        skip "Marp CLI is not installed in $BUILD_DIR/slides-tool (make slides installs it from the npm registry)"
+    printf -- '---\nmarp: true\ntheme: course\n---\n\none line of a paragraph\nand its next line\n' >"$BATS_TEST_TMPDIR/breaks.md"
+    "$BUILD_DIR/slides-tool/node_modules/.bin/marp" --config-file "$REPO_ROOT/slides/.marprc.yml" --theme-set "$REPO_ROOT/slides/theme" \
+        --html "$BATS_TEST_TMPDIR/breaks.md" -o "$BATS_TEST_TMPDIR/breaks.html" >/dev/null 2>&1
+    grep -q 'one line of a paragraph' "$BATS_TEST_TMPDIR/breaks.html"
+    ! grep -qE 'a paragraph<br ?/?>' "$BATS_TEST_TMPDIR/breaks.html" || fail "Marp turned the line break into <br>"
+    # tools/slides.sh renders with these settings
+    grep -qF -- '--config-file slides/.marprc.yml' "$REPO_ROOT/tools/slides.sh"
 }
 
 @test "slides: make slides refuses, and says why, where no CJK font is installed" {

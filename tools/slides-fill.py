@@ -3,21 +3,28 @@
 
 A deck in slides/ is Markdown with placeholders; every measured number and
 every verdict on a slide comes from one of them, so a deck cannot drift from
-the recorded runs it cites (tests/fixtures/labNN-run.csv: 2x NVIDIA H200,
-NVLink; labNN-run-1xh200.csv: 1x NVIDIA H200, PCIe). A placeholder stands
+the recorded runs it cites (tests/fixtures/labNN-SUFFIX.csv, each made on the
+machine of its SUFFIX in tests/fixtures/machines.tsv). A placeholder stands
 alone between double braces:
 
   {{hw FIX}}                  the hardware FIX (e.g. lab05-run) was recorded on
+  {{name NN ID}}              claim ID's name in plain English, quoted
+                              (slides/claim-names.tsv)
   {{machine FIX}}             the CUDA and driver versions FIX's machine rows
                               record, with the file's name; what it lacks is left out
   {{todo NN.K}}               the message the skeleton stops with at TODO NN.K: the
                               format of common/todo.c, the file and line of its
                               first LAB_TODO("NN.K") in labs/NN-*/student/
-  {{claim NN ID}}             the verdict of claim ID on both machines: badge,
-                              headline number, the host tool's sentence
+  {{claim NN ID}}             the verdict of claim ID on both machines: badge and
+                              headline number, the host tool's sentences as the
+                              page's speaker notes (a claim no recording can test
+                              belongs in {{untested NN}} instead)
+  {{untested NN ...}}         one table of the claims of those labs that no
+                              recording can test, with the reason
   {{verdictcell NN ID SUFFIX}} one badge and headline (SUFFIX: run, run-1xh200)
-  {{scoreboard NN[:A-B] ...}} a table of every claim of those labs (A-B: only its
-                              claims A to B, counted from 1, for a long lab)
+  {{scoreboard NN[:A-B] ...}} a table of the claims of those labs that some
+                              recording tests (A-B: only its claims A to B,
+                              counted from 1, for a long lab)
   {{num FIX COL key=val ... [fmt=%.1f] [scale=X]}}
                               column COL of the one row of FIX that matches
   {{rows FIX REGEX [keep=N] [cols=a,b]}}
@@ -45,11 +52,27 @@ BUILD = os.environ.get("BUILD", "build")
 if not os.path.isabs(BUILD):
     BUILD = os.path.join(ROOT, BUILD)
 
-# The two recorded machines, in the order a claim page shows them.
-MACHINES = [
-    ("run", "2× NVIDIA H200, NVLink 4 ×18"),
-    ("run-1xh200", "1× NVIDIA H200, PCIe Gen5 x16"),
-]
+MACHINES_TSV = os.path.join(ROOT, "tests", "fixtures", "machines.tsv")
+
+
+def read_machines():
+    """[(suffix, "2× NVIDIA H200, NVLink 4 ×18")] from tests/fixtures/machines.tsv, in its order:
+    the one place the course names its machines."""
+    out = []
+    with open(MACHINES_TSV, encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.strip() and not line.startswith("#")]
+    head = rows[0] if rows else []
+    if head[:3] != ["suffix", "gpus", "link"]:
+        raise SystemExit(f"slides-fill: {MACHINES_TSV} does not start with the columns suffix, gpus, link")
+    for row in rows[1:]:
+        out.append((row[0], row[1], row[2]))
+    return out
+
+
+# The recorded machines (suffix, "2× NVIDIA H200, NVLink 4 ×18"), in the order a
+# claim page shows them, and each one's link ("NVLink 4 ×18").
+MACHINES = [(suffix, f"{gpus}, {link}") for suffix, gpus, link in read_machines()]
+LINKS = {suffix: link for suffix, _, link in read_machines()}
 VERDICT_WORDS = {"holds": "holds", "does_not_hold": "does not hold",
                  "untested": "cannot be tested here"}
 
@@ -63,8 +86,9 @@ _verdict_cache = {}
 
 
 def fixture_path(fix):
-    if not re.fullmatch(r"lab[0-9]{2}-run(-1xh200)?", fix):
-        raise FillError(f"'{fix}' is not a recorded run (labNN-run or labNN-run-1xh200)")
+    if not re.fullmatch(r"lab[0-9]{2}-(" + "|".join(re.escape(s) for s, _ in MACHINES) + ")", fix):
+        raise FillError(f"'{fix}' is not a recorded run (labNN-SUFFIX, SUFFIX one of tests/fixtures/machines.tsv: "
+                        f"{', '.join(s for s, _ in MACHINES)})")
     path = os.path.join(FIXTURES, fix + ".csv")
     if not os.path.isfile(path):
         raise FillError(f"{path} is missing")
@@ -78,9 +102,15 @@ def rows(fix):
     return _csv_cache[fix]
 
 
+def link(fix):
+    """The link of the machine FIX was recorded on, e.g. "PCIe Gen5 ×16"."""
+    fixture_path(fix)
+    return LINKS[fix.split("-", 1)[1]]
+
+
 def hardware(fix):
     for suffix, name in MACHINES:
-        if fix.endswith("-" + suffix):
+        if fix.split("-", 1)[1] == suffix:
             return name
     raise FillError(f"no hardware known for {fix}")
 
@@ -178,25 +208,46 @@ HEADLINES = os.path.join(ROOT, "slides", "headlines.tsv")
 _headlines = None
 
 
+def table_rows(path, header):
+    """The rows of a tab-separated table under its HEADER line (a list of column names):
+    comments (#) and blank lines left out; a row of another width is an error."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            parts = line.rstrip("\n").split("\t")
+            if line.startswith("#") or not line.strip() or parts == header:
+                continue
+            if len(parts) != len(header):
+                raise FillError(f"{path}:{n}: want {', '.join(header)} (tabs)")
+            out.append(parts)
+    return out
+
+
 def headline(cid, detail):
     global _headlines
     if _headlines is None:
-        _headlines = []
-        with open(HEADLINES, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                if line.startswith("#") or line.startswith("claim\t") or not line.strip():
-                    continue
-                parts = line.rstrip("\n").split("\t")
-                if len(parts) != 3:
-                    raise FillError(f"{HEADLINES}:{n}: want claim, pattern, headline (tabs)")
-                _headlines.append((parts[0], re.compile(parts[1]), parts[2]))
+        _headlines = [(c, re.compile(rx), fmt) for c, rx, fmt in table_rows(HEADLINES, ["claim", "pattern", "headline"])]
     for claim_id, rx, fmt in _headlines:
         if claim_id == cid:
             m = rx.search(detail)
             if m:
-                return m.expand(fmt)
+                return percentages(esc(m.expand(fmt)))
     raise FillError(f"claim {cid}: no line of {os.path.relpath(HEADLINES, ROOT)} picks a headline out of "
                     f"'{detail}'")
+
+
+# pct(A,B) in a headline: A as a share of B, where the sentence gives a count
+# of a count; the span keeps both, so that tools/slides-numbers.py can check it.
+PCT = re.compile(r"pct\(([0-9]+(?:\.[0-9]+)?),([0-9]+(?:\.[0-9]+)?)\)")
+
+
+def percentages(text):
+    def one(m):
+        part, whole = float(m.group(1)), float(m.group(2))
+        if whole <= 0:
+            raise FillError(f"pct({m.group(1)},{m.group(2)}): not a share of a positive whole")
+        return f'<span class="pct" data-of="{m.group(1)}/{m.group(2)}">{100.0 * part / whole:.0f}%</span>'
+    return PCT.sub(one, text)
 
 
 def badge(verdict):
@@ -209,19 +260,42 @@ def esc(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def claim(nn, cid):
-    lines = ['<div class="verdicts">']
+def note(text):
+    """TEXT as a speaker note (an HTML comment, which Marp shows in the presenter view)."""
+    return "<!--\n" + text.replace("--", "–") + "\n-->"
+
+
+def claim_verdicts(nn, cid):
+    """[(suffix, machine, verdict, detail)] of claim CID on every recorded machine."""
+    out = []
     for suffix, name in MACHINES:
         fix = f"lab{nn}-{suffix}"
         table = verdicts(nn, fix)
         if cid not in table:
             raise FillError(f"claim {cid}: the host tool of lab {nn} gives no verdict for it on {fix}.csv")
-        v, detail, _ = table[cid]
+        out.append((suffix, name, table[cid][0], table[cid][1]))
+    return out
+
+
+def untested_everywhere(nn, cid):
+    return all(v == "untested" for _, _, v, _ in claim_verdicts(nn, cid))
+
+
+def claim(nn, cid):
+    found = claim_verdicts(nn, cid)
+    if all(v == "untested" for _, _, v, _ in found):
+        raise FillError(f"claim {cid}: no recording can test it; it belongs in {{{{untested {nn}}}}}, not on a page of its own")
+    lines = ['<div class="verdicts">']
+    notes = []
+    for suffix, name, v, detail in found:
+        fix = f"lab{nn}-{suffix}"
         head = headline(cid, detail) if v != "untested" else ""
         lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> {badge(v)} '
-                     f'<span class="big">{esc(head)}</span></div>')
-        lines.append(f'<div class="detail">{esc(detail)} <i>({fix}.csv)</i></div>')
+                     f'<span class="big">{head}</span></div>')
+        notes.append(f"{name} ({fix}.csv): {detail}")
     lines.append("</div>")
+    lines.append("")
+    lines.append(note("\n\n".join(notes)))
     return "\n".join(lines)
 
 
@@ -230,26 +304,68 @@ def verdict_cell(nn, cid, suffix):
     if cid not in table:
         raise FillError(f"claim {cid} of lab {nn} has no verdict on lab{nn}-{suffix}.csv")
     v, detail, _ = table[cid]
-    head = headline(cid, detail) if v != "untested" else ""
-    return f"{badge(v)} {esc(head)}".strip()
+    if v == "untested":
+        return '<span class="na" title="cannot be tested on this machine">–</span>'
+    return f"{badge(v)} {headline(cid, detail)}".strip()
+
+
+# The claims' names in plain English: slides/claim-names.tsv (lab, claim, name).
+NAMES = os.path.join(ROOT, "slides", "claim-names.tsv")
+_names = None
+
+
+def claim_name(nn, cid):
+    global _names
+    if _names is None:
+        _names = {(lab, c): name for lab, c, name in table_rows(NAMES, ["lab", "claim", "name"])}
+    if (nn, cid) not in _names:
+        raise FillError(f"claim {cid} of lab {nn} has no name in {os.path.relpath(NAMES, ROOT)}")
+    return _names[(nn, cid)]
+
+
+def lab_claims(spec):
+    """[(nn, claim id, section)] of a lab spec NN or NN:A-B (claims A to B, from 1)."""
+    nn, _, span = spec.partition(":")
+    first = verdicts(nn, f"lab{nn}-{MACHINES[0][0]}")
+    lo, _, hi = span.partition("-")
+    if span and not (lo.isdigit() and hi.isdigit() and 1 <= int(lo) <= int(hi)):
+        raise FillError(f"{spec}: the span must be A-B with 1 <= A <= B")
+    items = list(first.items())
+    if span:
+        items = items[int(lo) - 1:int(hi)]
+    return [(nn, cid, section) for cid, (_, _, section) in items]
 
 
 def scoreboard(labs):
     out = ["| lab | claim | § | " + " | ".join(name for _, name in MACHINES) + " |",
            "| --- | --- | --- | " + " | ".join("---" for _ in MACHINES) + " |"]
-    for spec in labs:
-        nn, _, span = spec.partition(":")
-        first = verdicts(nn, f"lab{nn}-{MACHINES[0][0]}")
-        lo, _, hi = span.partition("-")
-        if span and not (lo.isdigit() and hi.isdigit() and 1 <= int(lo) <= int(hi)):
-            raise FillError(f"scoreboard {spec}: the span must be A-B with 1 <= A <= B")
-        items = list(first.items())
-        if span:
-            items = items[int(lo) - 1:int(hi)]
-        for cid, (_, _, section) in items:
-            cells = [verdict_cell(nn, cid, suffix) for suffix, _ in MACHINES]
-            out.append(f"| {nn} | `{cid}` | {section} | " + " | ".join(cells) + " |")
+    for nn, cid, section in [c for spec in labs for c in lab_claims(spec)]:
+        if untested_everywhere(nn, cid):
+            continue
+        cells = [verdict_cell(nn, cid, suffix) for suffix, _ in MACHINES]
+        out.append(f'| {nn} | <span data-claim="{cid}">{esc(claim_name(nn, cid))}</span> | {section} | ' + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def first_clause(reason):
+    """The reason a claim cannot be tested, up to its first sentence's end."""
+    return re.split(r"\. ", reason, maxsplit=1)[0].rstrip(".")
+
+
+def untested(labs):
+    """One table of the claims no recording can test; every machine's reason in the notes."""
+    out = ["| lab | claim | § | why no recording tests it |", "| --- | --- | --- | --- |"]
+    notes = []
+    for nn, cid, section in [c for spec in labs for c in lab_claims(spec)]:
+        if not untested_everywhere(nn, cid):
+            continue
+        found = claim_verdicts(nn, cid)
+        out.append(f'| {nn} | <span data-claim="{cid}">{esc(claim_name(nn, cid))}</span> | {section} | '
+                   f"{esc(first_clause(found[0][3]))} |")
+        notes.append(f"{claim_name(nn, cid)}: " + " / ".join(f"{hw} ({'lab' + nn + '-' + sfx}.csv): {d}" for sfx, hw, _, d in found))
+    if not notes:
+        raise FillError(f"untested {' '.join(labs)}: every claim of these labs is tested by some recording")
+    return "\n".join(out) + "\n\n" + note("\n\n".join(notes))
 
 
 def num(fix, col, filters, fmt="%.1f", scale=1.0):
@@ -327,6 +443,10 @@ def fill_one(body):
     if name == "hw" and len(pos) == 1:
         fixture_path(pos[0])
         return hardware(pos[0])
+    if name == "name" and len(pos) == 2:
+        return f'"{esc(claim_name(pos[0], pos[1]))}"'
+    if name == "untested" and pos:
+        return untested(pos)
     if name == "machine" and len(pos) == 1:
         return machine(pos[0])
     if name == "todo" and len(pos) == 1:

@@ -22,6 +22,19 @@
       ("TODO NN.K is not done yet (FILE:LINE)") whose line holds
       LAB_TODO("NN.K") in this tree.
 
+  slides-numbers.py code DECK.md
+      prints every line of a code page that its source does not hold: a
+      fenced block right after a comment <!-- code: PATH --> must be lines of
+      PATH (relative to the repository), in the file's order, each as the
+      file writes it (trailing blanks aside); a line "/* ... */" or "// ..."
+      stands for lines left out. Also prints a code marker without its block
+      or whose file does not exist.
+
+Speaker notes (HTML comments) are prose too: a number in them comes from a
+placeholder like any other. A percentage the filler computed
+(<span class="pct" data-of="A/B">N%</span>) counts when A and B are in the
+runs and N is A/B as a percentage.
+
 Exit status 1 when anything is printed, 2 on bad usage.
 """
 import csv
@@ -55,7 +68,7 @@ def prose(text):
             continue
         if line.startswith(">"):
             continue          # the chapter's words
-        line = re.sub(r"<!--.*?-->", "", line)
+        line = re.sub(r"<!--|-->", " ", line)   # a speaker note is read like the page
         line = PLACEHOLDER.sub(" ", line)
         out.append(line)
     return out
@@ -65,7 +78,7 @@ def figures(lines):
     """Each number that carries a unit, or stands in a chain that ends in one."""
     found = []
     for line in lines:
-        line = re.sub(r"NVLink [0-9]+ ×[0-9]+", "NVLink", line)   # the hardware's name, not a ratio
+        line = re.sub(r"(NVLink [0-9]+|PCIe Gen[0-9]+) ×[0-9]+", "LINK", line)   # a link's name, not a ratio
         for m in FIGURE.finditer(line):
             chain = m.group(0)
             if not (m.group(1) or m.group(3)):
@@ -108,9 +121,10 @@ def main(argv):
     if len(argv) >= 4 and argv[1] == "sources":
         with open(argv[2], encoding="utf-8") as f:
             text = f.read()
-        lines = [l for l in text.splitlines() if not l.startswith(">")]
         have = known_values(argv[3:])
-        missing = sorted({x for x in figures(lines) if x not in have})
+        text, wrong = shares(text, have)
+        lines = [l for l in text.splitlines() if not l.startswith(">")]
+        missing = sorted({x for x in figures(lines) if x not in have} | set(wrong))
         for x in missing:
             print(x)
         return 1 if missing else 0
@@ -121,8 +135,84 @@ def main(argv):
         for b in bad:
             print(b)
         return 1 if bad else 0
+    if len(argv) == 3 and argv[1] == "code":
+        bad = code_pages(argv[2])
+        for b in bad:
+            print(b)
+        return 1 if bad else 0
     print(__doc__, file=sys.stderr)
     return 2
+
+
+PCT = re.compile(r'<span class="pct" data-of="([0-9.]+)/([0-9.]+)">([0-9]+)%</span>')
+
+
+def shares(text, have):
+    """TEXT without its computed percentages, and those that are not their parts' share."""
+    wrong = []
+    for m in PCT.finditer(text):
+        part, whole, shown = m.group(1), m.group(2), m.group(3)
+        if part not in have or whole not in have or f"{100.0 * float(part) / float(whole):.0f}" != shown:
+            wrong.append(m.group(0))
+    return PCT.sub(" ", text), wrong
+
+
+CODE_MARK = re.compile(r"^<!-- code: (\S+) -->$")
+ELIDED = {"/* ... */", "// ..."}
+
+
+def code_pages(deck):
+    """The lines of DECK's code pages that their source files do not hold, in order."""
+    with open(deck, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    bad = []
+    for n, line in enumerate(lines):
+        m = CODE_MARK.match(line)
+        if not m:
+            continue
+        block = fenced_block(lines, n + 1)
+        if block is None:
+            bad.append(f"{deck}:{n + 1}: <!-- code: {m.group(1)} --> is not followed by a fenced code block")
+            continue
+        try:
+            with open(os.path.join(ROOT, m.group(1)), encoding="utf-8") as f:
+                source = [l.rstrip() for l in f.read().splitlines()]
+        except OSError:
+            bad.append(f"{deck}:{n + 1}: {m.group(1)} does not exist")
+            continue
+        bad += [f"{m.group(1)} does not hold, in this order: {l}" for l in unmatched(block, source)]
+    return bad
+
+
+def fenced_block(lines, start):
+    """The lines of the fenced block that starts at lines[start] (blank lines before it allowed)."""
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    if start >= len(lines) or not lines[start].startswith("```"):
+        return None
+    end = start + 1
+    while end < len(lines) and not lines[end].startswith("```"):
+        end += 1
+    return [l.rstrip() for l in lines[start + 1:end]]
+
+
+def unmatched(block, source):
+    """Block lines not found in SOURCE: consecutive, except across an elision line."""
+    out, at, free = [], 0, True
+    for line in block:
+        if line.strip() in ELIDED:
+            free = True
+            continue
+        if free:
+            hit = next((i for i in range(at, len(source)) if source[i] == line), None)
+        else:
+            hit = at if at < len(source) and source[at] == line else None
+        if hit is None:
+            out.append(line.strip())
+            free = True
+            continue
+        at, free = hit + 1, False
+    return out
 
 
 def todo_site_holds(text, place):

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # slides.sh [--png]: render every deck slides/NN-*.md to standalone HTML in
 # $BUILD/slides/ with Marp's CLI (pinned in slides/package.json, installed
-# from the npm registry into $BUILD/slides-tool/ on first use) and the one
-# theme slides/theme/course.css. Each deck's placeholders are filled first
+# from the npm registry into $BUILD/slides-tool/ on first use), the one
+# theme slides/theme/course.css and the settings in slides/.marprc.yml (line
+# breaks as in CommonMark). Each deck's placeholders are filled first
 # from the recorded runs (tools/slides-fill.py, which needs the labs' host
 # tools: make tools). Where Chromium is installed: a PDF of each deck, and
 # with --png a PNG of every page ($BUILD/slides/png/NN-name.NNN.png).
@@ -42,7 +43,8 @@ for deck in "${decks[@]}"; do
     BUILD=$build tools/slides-fill.py "$deck" "$out/md/$name.md"
 done
 run_marp() { # ARGS...: Marp over every filled deck, its log kept
-    "$marp" --theme-set slides/theme --html --allow-local-files "$@" >>"$out/marp.log" 2>&1 || {
+    "$marp" --config-file slides/.marprc.yml --theme-set slides/theme --html --allow-local-files "$@" \
+        >>"$out/marp.log" 2>&1 || {
         cat "$out/marp.log" >&2
         return 1
     }

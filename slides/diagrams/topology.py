@@ -3,8 +3,8 @@
 
 GPUs with their SMs, copy engines and HBM; the NVLink between the two H200s
 and the PCIe link to host memory; on each arrow the rate the recorded runs
-measured (tests/fixtures/lab05-run.csv: 2x H200 NVLink; lab05-run-1xh200.csv:
-1x H200 PCIe Gen5 x16), read with the same row query the decks use.
+measured (tests/fixtures/lab05-run.csv and lab05-run-1xh200.csv, on the machines
+tests/fixtures/machines.tsv names), read with the same row query the decks use.
 
   slides/diagrams/topology.py | dot -Tsvg -o slides/img/topology.svg
 """
@@ -41,23 +41,23 @@ def gpu(name, label):
 
 def main():
     two, one = "lab05-run", "lab05-run-1xh200"
-    nv = (f"NVLink 4 ×18\\nCE {bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1')} GB/s one way, "
+    nv = (f"{fill.link(two)}\\nCE {bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1')} GB/s one way, "
           f"{bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1', 'both_ways')} both\\n"
           f"SM pull {bw(two, 'sm_bandwidth', 'sm_pull', 'peer', '0', '1')}, "
           f"push {bw(two, 'sm_bandwidth', 'sm_push', 'peer', '0', '1')} GB/s\\n"
           f"load latency {fill.num(two, 'median_us', {'experiment': 'pointer_chase', 'route': 'peer', 'src': '0', 'dst': '1'}, '%.2f')} μs")
     off = (f"peer access off: staged via host\\n{bw(two, 'ce_bandwidth', 'ce', 'peer_off', '0', '1')} GB/s"
            "\\n(the host link alone: not measured)")
-    pcie = (f"PCIe Gen5 x16\\nCE host→GPU {bw(one, 'ce_bandwidth', 'ce', 'host', '-1', '0')}, "
+    pcie = (f"{fill.link(one)}\\nCE host→GPU {bw(one, 'ce_bandwidth', 'ce', 'host', '-1', '0')}, "
             f"GPU→host {bw(one, 'ce_bandwidth', 'ce', 'host', '0', '-1')} GB/s\\n"
             f"SM loads {bw(one, 'sm_bandwidth', 'sm_pull', 'host', '-1', '0')}, "
             f"stores {bw(one, 'sm_bandwidth', 'sm_push', 'host', '0', '-1')} GB/s\\n"
             f"load latency {lat(one, 'pointer_chase', 'chase', 'host', '-1', '0', 'beyond_l2')} μs")
     host = 'shape=cylinder, fillcolor="#f7f1e6", label="host memory (pinned)"'
     out = ['digraph topology {',
-           '  graph [rankdir=TB, fontname="Noto Sans CJK SC", nodesep=0.3, ranksep=0.45];',
-           '  node [fontname="Noto Sans CJK SC", shape=box, style="rounded,filled", fillcolor="#eef2f7", fontsize=18];',
-           '  edge [fontname="Noto Sans CJK SC"];',
+           '  graph [rankdir=TB, fontname="Liberation Sans", nodesep=0.3, ranksep=0.45];',
+           '  node [fontname="Liberation Sans", shape=box, style="rounded,filled", fillcolor="#eef2f7", fontsize=18];',
+           '  edge [fontname="Liberation Sans"];',
            f'  subgraph cluster_two {{ label="{fill.hardware(two)}"; fontsize=24; style="dashed"; color="#888888";',
            gpu("g0", "GPU 0"), gpu("g1", "GPU 1"),
            f'    nv [label="{nv}", style="rounded", color="#1a7f37", fontcolor="#1a7f37"];',

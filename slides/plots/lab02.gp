@@ -13,7 +13,7 @@
 
 if (!exists("csv")) csv = "lab02-run.csv"
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = "2x NVIDIA H200 (SXM), NVLink 4 x18"
+if (!exists("hw")) hw = csv
 
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
@@ -35,7 +35,7 @@ set xtics ("4 KiB" 4096, "64 KiB" 65536, "1 MiB" 1048576, "16 MiB" 16777216, "64
 set xlabel "bytes per copy"
 set ylabel sprintf("GB/s, GPU %d -> GPU %d (median)", A, B)
 set grid
-set key left top box opaque font ",18"
+set key below maxrows 2 width -2 font ",18"
 set style data linespoints
 plot \
     csv skip 1 using 7:(t("memcpy_peer", "peer") ? column(13) : NaN) pt 7 ps 1.6 title "cudaMemcpyPeer, peer access on", \

@@ -1,52 +1,95 @@
-# lab03.gp: lab 03's plots for the slides, from the lab's CSV.
+# lab03.gp: lab 03's plots for the slides, from the lab's CSVs.
 #
-#   gnuplot -e "csv='tests/fixtures/lab03-run.csv'; out='slides/img'; hw='...'" slides/plots/lab03.gp
+#   gnuplot -e "csv='tests/fixtures/lab03-run.csv'; csv1='tests/fixtures/lab03-run-1xh200.csv'; \
+#               out='slides/img'; hw='...'; hw1='...'" slides/plots/lab03.gp
 #
-# Writes OUT/lab03-variants.png (GB/s of local, pull, push, copy_only and
-# copy_then_compute against the array size) and OUT/lab03-stride.png (GB/s
-# of the strided read, peer and local memory, against the stride).
+# Writes OUT/lab03-variants.png (GB/s of pull, push, copy_only and
+# copy_then_compute against the array size: the pair over its peer link on
+# the left, one GPU over its host link on the right, each titled with what its
+# largest size shows) and OUT/lab03-stride.png (GB/s of the strided read,
+# peer, host and local memory, against the stride).
 #
 # Columns (the course's one row format, tests/fixtures/rows-header.csv):
 # 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 7 bytes, 13 gbps.
 # Rows used: "transfer" and "stride" (variant "stride_N": N floats apart),
-# route "peer" (the source on GPU b = src, the result on GPU a = dst) and
-# "loopback" (local memory of GPU a: the "local" curve is pull on loopback).
+# routes "peer" (the source on GPU b = src, the result on GPU a = dst), "host"
+# (the source in host memory) and "loopback" (local memory of GPU a).
 
 if (!exists("csv")) csv = "lab03-run.csv"
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = "2x NVIDIA H200 (SXM), NVLink 4 x18"
-
+if (!exists("hw")) hw = csv
 if (!exists("csv1")) csv1 = "lab03-run-1xh200.csv"
-if (!exists("hw1")) hw1 = "1x NVIDIA H200, PCIe Gen5 x16"
+if (!exists("hw1")) hw1 = csv1
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 
-# The pair: the peer transfer rows read GPU b's memory (src) into GPU a's (dst).
-stats csv skip 1 using (strcol(1) eq "transfer" && strcol(3) eq "peer" ? column(5) : NaN) nooutput
-A = int(STATS_min)
-stats csv skip 1 using (strcol(1) eq "transfer" && strcol(3) eq "peer" ? column(4) : NaN) nooutput
-B = int(STATS_min)
-
 # ------------------------------------------------------------- variants --
 v(name, r) = strcol(1) eq "transfer" && strcol(2) eq name && strcol(3) eq r ? column(13) : NaN
+# at_max(file, name, route): GB/s of a variant at the route's largest size
+at_max(name, r) = strcol(1) eq "transfer" && strcol(2) eq name && strcol(3) eq r && column(7) == MAXB ? column(13) : NaN
+# What the largest size says: reading in place against copying first, then computing.
+stats csv skip 1 using (strcol(1) eq "transfer" && strcol(3) eq "peer" ? column(7) : NaN) nooutput
+MAXB = STATS_max
+stats csv skip 1 using (at_max("pull", "peer")) nooutput
+PULL2 = STATS_max
+stats csv skip 1 using (at_max("copy_then_compute", "peer")) nooutput
+COPY2 = STATS_max
+stats csv1 skip 1 using (strcol(1) eq "transfer" && strcol(3) eq "host" ? column(7) : NaN) nooutput
+MAXB = STATS_max
+stats csv1 skip 1 using (at_max("pull", "host")) nooutput
+PULL1 = STATS_max
+stats csv1 skip 1 using (at_max("copy_then_compute", "host")) nooutput
+COPY1 = STATS_max
+says(pull, copy) = pull > copy ? "reading in place beats copying first" : "copying first beats reading in place"
+
 set output out."/lab03-variants.png"
-set title "Reading over NVLink in place beats copying first, then computing"
+# two panels side by side, and one key for both in a strip of its own below them
+set multiplot title "Pull, push or copy first: GB/s against the array size (titles: at the largest size)" font ",19"
 set logscale x 2
 set xrange [3000:1500000000]
-set yrange [0:420]
-set xtics ("4 KiB" 4096, "16 KiB" 16384, "64 KiB" 65536, "256 KiB" 262144, "1 MiB" 1048576, \
-           "4 MiB" 4194304, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456, "1 GiB" 1073741824)
-set xtics font ",16"
-set xlabel "array size"
-set ylabel sprintf("GB/s, source on GPU %d (median)", B)
+set xtics ("4 KiB" 4096, "1 MiB" 1048576, "1 GiB" 1073741824)
 set grid
-set key left top box opaque font ",18"
 set style data linespoints
+set yrange [0:*]
+unset key
+set size 0.5, 0.8
+set origin 0, 0.12
+set title sprintf("%s\n%s", hw, says(PULL2, COPY2)) font ",18"
+set ylabel "GB/s (median)"
 plot \
-    csv skip 1 using 7:(v("pull", "peer")) pt 5 ps 1.6 lc rgb "#009e73" title "pull (GPU a reads b)", \
-    csv skip 1 using 7:(v("push", "peer")) pt 9 ps 1.8 dt 2 lc rgb "#0072b2" title "push (GPU b writes a)", \
-    csv skip 1 using 7:(v("copy_only", "peer")) pt 4 ps 1.6 dt 3 lc rgb "#e69f00" title "copy_only (cudaMemcpyPeerAsync)", \
-    csv skip 1 using 7:(v("copy_then_compute", "peer")) pt 13 ps 1.8 lc rgb "#d55e00" title "copy_then_compute"
+    csv skip 1 using 7:(v("pull", "peer")) pt 5 ps 1.4 lc rgb "#009e73", \
+    csv skip 1 using 7:(v("push", "peer")) pt 9 ps 1.6 dt 2 lc rgb "#0072b2", \
+    csv skip 1 using 7:(v("copy_only", "peer")) pt 4 ps 1.4 dt 3 lc rgb "#e69f00", \
+    csv skip 1 using 7:(v("copy_then_compute", "peer")) pt 13 ps 1.6 lc rgb "#d55e00"
+set origin 0.5, 0.12
+set title sprintf("%s\n%s", hw1, says(PULL1, COPY1)) font ",18"
+unset ylabel
+plot \
+    csv1 skip 1 using 7:(v("pull", "host")) pt 5 ps 1.4 lc rgb "#009e73", \
+    csv1 skip 1 using 7:(v("push", "host")) pt 9 ps 1.6 dt 2 lc rgb "#0072b2", \
+    csv1 skip 1 using 7:(v("copy_only", "host")) pt 4 ps 1.4 dt 3 lc rgb "#e69f00", \
+    csv1 skip 1 using 7:(v("copy_then_compute", "host")) pt 13 ps 1.6 lc rgb "#d55e00"
+# the key's strip: no axes, no data, only the key
+set size 1, 0.12
+set origin 0, 0
+unset title
+unset border
+unset tics
+unset grid
+unset logscale
+set xrange [0:1]
+set yrange [0:1]
+set lmargin 0
+set rmargin 0
+set tmargin 0
+set bmargin 0
+set key center center horizontal maxcols 4 width 1 font ",18"
+plot \
+    NaN with linespoints pt 5 ps 1.4 lc rgb "#009e73" title "pull (a reads b)", \
+    NaN with linespoints pt 9 ps 1.6 dt 2 lc rgb "#0072b2" title "push (b writes a)", \
+    NaN with linespoints pt 4 ps 1.4 dt 3 lc rgb "#e69f00" title "copy only", \
+    NaN with linespoints pt 13 ps 1.6 lc rgb "#d55e00" title "copy, then compute"
+unset multiplot
 
 # --------------------------------------------------------------- stride --
 # Each memory's rate against its own stride-1 rate: what the read order costs.
@@ -65,14 +108,14 @@ set output out."/lab03-stride.png"
 set title "Scattered reads cost more over a link than in local memory"
 set logscale x 2
 set xrange [0.8:80]
-set yrange [0:1.1]
+set yrange [0:1.05]
 set xtics (1, 2, 4, 8, 16, 32, 64)
 set xlabel "stride (elements of 4 bytes between neighbouring threads)"
-set ylabel "GB/s / the same memory's stride-1 GB/s"
+set ylabel "GB/s / its stride-1 GB/s"
 set grid
-set key left bottom box opaque font ",18"
+set key below vertical maxrows 3 font ",17"
 set style data linespoints
 plot \
     csv skip 1 using (stride(strcol(2))):(s("loopback") / L1) pt 7 ps 1.5 lc "gray40" title sprintf("local memory (%s)", hw), \
-    csv skip 1 using (stride(strcol(2))):(s("peer") / P1) pt 5 ps 1.5 lc rgb "#1a7f37" title "peer memory over NVLink (same machine)", \
+    csv skip 1 using (stride(strcol(2))):(s("peer") / P1) pt 5 ps 1.5 lc rgb "#1a7f37" title "peer memory over NVLink (the same machine)", \
     csv1 skip 1 using (stride(strcol(2))):(s("host") / H1) pt 9 ps 1.5 lc rgb "#1b365d" title sprintf("host memory over PCIe (%s)", hw1)

@@ -19,10 +19,10 @@
 
 if (!exists("csv")) csv = "lab04-run.csv"
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = "2x NVIDIA H200 (SXM), NVLink 4 x18"
+if (!exists("hw")) hw = csv
 
 if (!exists("csv1")) csv1 = "lab04-run-1xh200.csv"
-if (!exists("hw1")) hw1 = "1x NVIDIA H200, PCIe Gen5 x16"
+if (!exists("hw1")) hw1 = csv1
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 
@@ -37,12 +37,12 @@ set title "One atomic across a link: a few times slower, not a hundred"
 set style fill solid 0.85 border -1
 set boxwidth 0.6
 set xrange [0.4:5.1]
-set yrange [0:1600]
+set yrange [0:1400]
 set xtics ("local" 1, "GPU 1 -> GPU 0\nover NVLink" 2, "local" 3.5, "GPU 0 -> host\nover PCIe" 4.5)
 set bmargin 4
 set ylabel "ns per atomicAdd (dependent chain)"
 set grid ytics
-set key top left box opaque font ",17"
+set key above horizontal font ",18"
 set arrow 1 from 2.75, graph 0 to 2.75, graph 1 nohead dt 2 lc "gray40"
 plot \
     csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))) with boxes lc rgb "#1a7f37" title hw, \
@@ -52,8 +52,7 @@ plot \
 
 # ------------------------------------------------------------- counters --
 reset
-set datafile separator ","
-set datafile missing NaN
+load here."/screen.gp"
 # The bar of a counter row: 1 GPU a alone on its own memory; 2-3 GPU b alone
 # (mode one); 4-8 both GPUs at once (mode both). Orange: system scope.
 one(v) = v eq "device" ? 2 : v eq "system" ? 3 : NaN
@@ -72,7 +71,7 @@ set xtics ("local\nGPU 0" 1, "peer\nGPU 1" 2, "peer\nsystem" 3, "both\ndevice\n(
            "both\nsystem" 5, "warp\naggregated" 6, "block\naggregated" 7, "local,\nthen copy" 8)
 set bmargin 5
 set xtics font ",16"
-set key top right box opaque font ",17"
+set key above horizontal font ",18"
 set ylabel "ms per run (median)"
 set grid ytics
 plot \

@@ -6,9 +6,11 @@
 # csv: a run on two GPUs (the peer route); csv1: a run on one GPU (the host
 # link). Writes OUT/lab05-bandwidth.png (GPU a -> GPU b, GB/s against size),
 # OUT/lab05-host-bandwidth.png (GPU and host memory), OUT/lab05-latency.png
-# (the kinds of latency on both machines), OUT/lab05-streams.png (N streams'
-# total against one stream's) and OUT/lab05-cpu-sync.png (how much slower a
-# synchronize after each copy makes a run, by size).
+# (the kinds of latency on both machines), OUT/lab05-streams.png (N streams,
+# each copying its own slice, against one copy of all their bytes in one
+# stream: the baseline of the claim concurrent_streams_contend) and
+# OUT/lab05-cpu-sync.png (how much slower a synchronize after each copy makes
+# a run, by size).
 #
 # Columns (the course's one row format, tests/fixtures/rows-header.csv):
 # 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 6 mode, 7 bytes,
@@ -17,8 +19,8 @@
 if (!exists("csv")) csv = "lab05-run.csv"
 if (!exists("csv1")) csv1 = "lab05-run-1xh200.csv"
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = "2x NVIDIA H200, NVLink 4 x18"
-if (!exists("hw1")) hw1 = "1x NVIDIA H200, PCIe Gen5 x16"
+if (!exists("hw")) hw = csv
+if (!exists("hw1")) hw1 = csv1
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 
@@ -36,17 +38,20 @@ both(e, v, r) = row(e, v, "both_ways", r) && pair(LO, HI)
 sizes = 'set xtics ("4 B" 4, "64 B" 64, "1 KiB" 1024, "16 KiB" 16384, "256 KiB" 262144, "4 MiB" 4194304, "64 MiB" 67108864, "1 GiB" 1073741824)'
 
 # ------------------------------------------------------------ bandwidth --
-# Linear GB/s: what matters is how far below the peak each size stays.
+# GB/s on a log axis: the sizes span nine powers of ten and so do the rates; on
+# a linear axis every size below 64 KiB would lie flat on zero.
 set output out."/lab05-bandwidth.png"
 set title "Large copies come close to the NVLink peak; small ones stay far below it"
 set logscale x 2
 set xrange [2:1.6e9]
-set yrange [0:950]
+set logscale y 10
+set yrange [0.0001:2000]
+set format y "%g"
 @sizes
 set xlabel "bytes per copy (and per direction)"
 set ylabel "GB/s (both ways: the sum)"
 set grid
-set key left top box opaque font ",17" spacing 0.9
+set key below vertical maxrows 4 font ",17"
 set style data linespoints
 plot \
     csv skip 1 using 7:(both("ce_bandwidth", "ce", "peer") ? column(13) : NaN) pt 5 ps 1.2 lc rgb "#009e73" title "copy engine, both ways", \
@@ -60,15 +65,16 @@ plot \
 # ------------------------------------------------------- host bandwidth --
 set output out."/lab05-host-bandwidth.png"
 set title "The host link (PCIe): the same shape under a lower ceiling"
-set yrange [0:70]
+set yrange [0.0005:200]
 set ylabel "GB/s, one direction"
+set key below vertical maxrows 3 font ",17"
 hrow(e, v, m, s, d) = strcol(1) eq e && strcol(2) eq v && strcol(6) eq m && strcol(3) eq "host" && column(4) == s && column(5) == d
 plot \
     csv1 skip 1 using 7:(hrow("ce_bandwidth", "ce", "one_way", -1, 0) ? column(13) : NaN) pt 7 ps 1.2 lc rgb "#0072b2" title "copy engine, host -> GPU", \
     csv1 skip 1 using 7:(hrow("ce_bandwidth", "ce", "one_way", 0, -1) ? column(13) : NaN) pt 5 ps 1.2 lc rgb "#009e73" title "copy engine, GPU -> host", \
     csv1 skip 1 using 7:(hrow("sm_bandwidth", "sm_pull", "one_way", -1, 0) ? column(13) : NaN) pt 9 ps 1.2 dt 2 lc rgb "#cc79a7" title "SM kernel loads from host memory", \
     csv1 skip 1 using 7:(hrow("sm_bandwidth", "sm_push", "one_way", 0, -1) ? column(13) : NaN) pt 11 ps 1.2 dt 4 lc rgb "#e69f00" title "SM kernel stores to host memory", \
-    csv1 skip 1 using 7:(hrow("ce_bandwidth", "ce", "one_way", -1, 0) ? column(14) : NaN) with lines dt 2 lc "black" title "peak per direction (PCIe Gen5 x16)"
+    csv1 skip 1 using 7:(hrow("ce_bandwidth", "ce", "one_way", -1, 0) ? column(14) : NaN) with lines dt 2 lc "black" title "peak per direction"
 
 # -------------------------------------------------------------- latency --
 # Bars on a linear axis, microseconds; green: the pair, blue: one GPU.
@@ -83,7 +89,7 @@ set yrange [0:11]
 set ylabel "microseconds (median)"
 set grid ytics
 set bmargin 4
-set key top right box opaque font ",17"
+set key above horizontal font ",18"
 set xtics font ",14" ("4 B copy\nqueued" 1, "4 B copy\n+ sync" 2, "load\nlocal" 3, "load\nfrom peer" 4, \
     "ping-pong\nGPU-GPU" 5, "4 B copy\nqueued" 6.5, "4 B copy\n+ sync" 7.5, "load from\nhost" 8.5, "ping-pong\nGPU-CPU" 9.5, \
     "ping-pong\nCPU-GPU" 10.5)
@@ -98,29 +104,45 @@ plot \
     csv1 skip 1 using (@onepos):10:(sprintf("%.2f", column(10))) with labels offset 0,0.8 notitle
 
 # -------------------------------------------------------------- streams --
-# Each machine's total over N streams against its own one stream.
+# Each machine's total over N streams, each stream copying its own slice at
+# once, against one copy of all N slices' bytes in one stream (ce_bandwidth,
+# one way, at N x the slice): the baseline the claim's verdict uses.
 reset
 load here."/screen.gp"
-stats csv skip 1 using (strcol(1) eq "streams" && column(16) == 1 ? column(13) : NaN) nooutput
-ONE2 = STATS_max
-stats csv1 skip 1 using (strcol(1) eq "streams" && column(16) == 1 ? column(13) : NaN) nooutput
-ONE1 = STATS_max
+stats csv skip 1 using (strcol(1) eq "streams" ? column(7) : NaN) nooutput
+SLICE = STATS_max
+# base(file, route, src, dst, n): GB/s of one copy of n slices in one stream
+ce_at(route, s, d, n) = strcol(1) eq "ce_bandwidth" && strcol(2) eq "ce" && strcol(6) eq "one_way" && \
+    strcol(3) eq route && column(4) == s && column(5) == d && column(7) == n * SLICE ? column(13) : NaN
+array BASE2[8]
+array BASE1[8]
+do for [n in "1 2 4 8"] {
+    stats csv skip 1 using (ce_at("peer", A, B, int(n))) nooutput
+    BASE2[int(n)] = STATS_max
+    stats csv1 skip 1 using (ce_at("host", -1, 0, int(n))) nooutput
+    BASE1[int(n)] = STATS_max
+}
+k(r) = strcol(1) eq "streams" && strcol(3) eq r ? int(column(16)) : NaN
+# a streams row's total against its baseline; NaN for every other row
+ratio2(r) = (n = k(r), n == n ? column(13) / BASE2[n] : NaN)
+ratio1(r) = (n = k(r), n == n ? column(13) / BASE1[n] : NaN)
 set output out."/lab05-streams.png"
 set title "More streams do not add bandwidth: they share one link"
 set xrange [0.7:10]
 set logscale x 2
 set xtics ("1" 1, "2" 2, "4" 4, "8" 8)
 set yrange [0:1.3]
-set xlabel "streams, 32 MiB split among them"
-set ylabel "total / one stream (labels: GB/s)"
+set xlabel sprintf("streams at once, each copying its own %d MiB", SLICE / 1048576)
+set ylabel "total / one copy of all their bytes"
 set grid
-set key bottom right box opaque font ",18"
+set key above horizontal font ",18"
 set style data linespoints
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc "black"
 plot \
-    csv skip 1 using (strcol(1) eq "streams" ? column(16) : NaN):(column(13) / ONE2):(sprintf("%.1f", column(13))) with labels offset 0,1.1 tc rgb "#1a7f37" notitle, \
-    csv skip 1 using (strcol(1) eq "streams" ? column(16) : NaN):(column(13) / ONE2) pt 7 ps 1.5 lc rgb "#1a7f37" title hw, \
-    csv1 skip 1 using (strcol(1) eq "streams" ? column(16) : NaN):(column(13) / ONE1):(sprintf("%.1f", column(13))) with labels offset 0,-1.1 tc rgb "#1b365d" notitle, \
-    csv1 skip 1 using (strcol(1) eq "streams" ? column(16) : NaN):(column(13) / ONE1) pt 5 ps 1.5 lc rgb "#1b365d" title hw1, \
+    csv skip 1 using (k("peer")):(ratio2("peer")):(sprintf("%.1f GB/s", column(13))) with labels offset 0,1.1 tc rgb "#1a7f37" notitle, \
+    csv skip 1 using (k("peer")):(ratio2("peer")) pt 7 ps 1.5 lc rgb "#1a7f37" title hw, \
+    csv1 skip 1 using (k("host")):(ratio1("host")):(sprintf("%.1f GB/s", column(13))) with labels offset 0,-1.1 tc rgb "#1b365d" notitle, \
+    csv1 skip 1 using (k("host")):(ratio1("host")) pt 5 ps 1.5 lc rgb "#1b365d" title hw1
 
 
 # ------------------------------------------------------------- cpu_sync --
@@ -136,7 +158,7 @@ set yrange [0.8:3.6]
 set xlabel "bytes per copy"
 set ylabel "queued GB/s / synchronized GB/s"
 set grid
-set key top right box opaque font ",18"
+set key above horizontal font ",18"
 set style data linespoints
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc "black"
 # rows come in pairs (queued, then sync_each, same size): keep the queued rate

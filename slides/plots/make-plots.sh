@@ -3,8 +3,8 @@
 # recorded runs.
 #
 # Reads tests/fixtures/labNN-run.csv and labNN-run-1xh200.csv (the --csv
-# output of each lab's reference program, recorded on the two machines
-# named below) and writes the PNGs the decks show into OUTDIR (default:
+# output of each lab's reference program, recorded on the machines that
+# tests/fixtures/machines.tsv names) and writes the PNGs the decks show into OUTDIR (default:
 # slides/img), and topology.svg (slides/diagrams/topology.py, drawn by
 # Graphviz). Needs gnuplot (its pngcairo terminal where it has one) and dot.
 #
@@ -16,13 +16,25 @@
 # tests/fixtures/rows-header.csv). A CSV whose header differs from the one
 # the scripts were written for stops the script: the column numbers in
 # slides/plots/*.gp would be wrong.
+#
+# LAYOUT_CHECK=1 draws them for tools/slides-plot-layout.py instead: the
+# border cyan and the keys' text magenta (slides/plots/screen.gp), so that
+# the check finds the data area and the key in each image.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$root/slides/img}
 fixtures=${FIXTURES:-$root/tests/fixtures}
-hw="2x NVIDIA H200 (SXM), NVLink 4 x18"
-hw1="1x NVIDIA H200, PCIe Gen5 x16"
+# machine SUFFIX: "2× NVIDIA H200, NVLink 4 ×18", the hardware of the
+# recordings labNN-SUFFIX.csv, from the one table that names the machines.
+machine() {
+    awk -F'\t' -v s="$1" '!/^#/ && $1 == s { print $2 ", " $3; found = 1 } END { exit !found }' \
+        "$root/tests/fixtures/machines.tsv" || { echo "make-plots: tests/fixtures/machines.tsv has no machine '$1'" >&2; exit 1; }
+}
+hw=$(machine run)
+hw1=$(machine run-1xh200)
+check=""
+[ "${LAYOUT_CHECK:-0}" = 1 ] && check="layout_check=1; "
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "make-plots: gnuplot is missing (Debian: sudo apt-get install gnuplot-nox)" >&2
@@ -52,7 +64,7 @@ for lab in "${labs[@]}"; do
             exit 1
         fi
     done
-    gnuplot -e "csv='$csv'; csv1='$csv1'; out='$out'; hw='$hw'; hw1='$hw1'; here='$here'" "$here/lab$lab.gp"
+    gnuplot -e "${check}csv='$csv'; csv1='$csv1'; out='$out'; hw='$hw'; hw1='$hw1'; here='$here'" "$here/lab$lab.gp"
 done
 FIXTURES=$fixtures "$root/slides/diagrams/topology.py" >"$out/topology.dot"
 dot -Tsvg -o "$out/topology.svg" "$out/topology.dot"
