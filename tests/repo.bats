@@ -713,11 +713,13 @@ no_gpu_report() {
     done <"$report/claims.tsv"
 }
 
-@test "repo: every lab's claims are quoted with a section, and judged in its recorded run" {
+@test "repo: every lab's claims are quoted with a section, and judged in its recorded run where it has one" {
     local lab id section quote meaning n
     while IFS=$'\t' read -r lab id section quote meaning; do
         n=${lab%%-*}
-        grep -qE "^claim,$id,.*,4\.[1-4],.*,(holds|does_not_hold|untested)," "$FIXTURES/lab$n-run.csv" ||
+        # A lab not recorded yet has no run to judge it in; its quote is checked all the same.
+        [ ! -f "$FIXTURES/lab$n-run.csv" ] ||
+            grep -qE "^claim,$id,.*,4\.[1-4],.*,(holds|does_not_hold|untested)," "$FIXTURES/lab$n-run.csv" ||
             fail "$id: lab $n's recorded run does not judge it"
         [[ "$section" =~ ^4\.[1-4]$ ]] || fail "$id: section '$section' is not one of 4.1-4.4"
         [ -n "$quote" ] && [ -n "$meaning" ] || fail "$id: no quote or no meaning"
