@@ -112,6 +112,23 @@ col() {
     assert_line --regexp '^claim,access_is_per_process,.*,untested,no raw_pointer rows'
 }
 
+@test "06: P2P on one machine is judged size by size against host staging and NCCL; across machines it cannot be" {
+    local rows="$FIXTURES/lab06-rows-synthetic-2gpu.csv" tool
+    tool=$(host_tool 06) || fail "lab 06's host tool is not built"
+    run "$tool" verdicts "$rows"
+    assert_success
+    assert_line --regexp '^claim,p2p_best_on_one_machine,.*,holds,P2P \(by hand or NCCL\) beat host staging at 2 of 2 sizes; by hand beat NCCL at: 4 KiB; NCCL won at: 1 MiB$'
+    assert_line --regexp '^claim,no_p2p_across_machines,.*,untested,the course runs on one machine: .*NCCL ran here within this machine with 2_ranks'
+    # Host staging faster than every P2P path at one size: the claim does not hold.
+    awk -F, -v OFS=, '$2 == "host_staged" && $7 == 4096 { $10 = 5.0 } { print }' "$rows" >"$BATS_TEST_TMPDIR/staged.csv"
+    run "$tool" verdicts "$BATS_TEST_TMPDIR/staged.csv"
+    assert_line --regexp '^claim,p2p_best_on_one_machine,.*,does_not_hold,P2P \(by hand or NCCL\) beat host staging at 1 of 2 sizes'
+    # Ranks sharing one GPU measure no link: untested, with the reason.
+    run "$tool" verdicts "$FIXTURES/lab06-rows-synthetic.csv"
+    assert_line --regexp '^claim,p2p_best_on_one_machine,.*,untested,needs two GPUs of one machine with one rank per GPU \(route peer\): this run.s ranks shared one GPU'
+    assert_line --regexp '^claim,no_p2p_across_machines,.*,untested,.*NCCL did not run here: nccl: two ranks on one GPU'
+}
+
 @test "06: the sanitizers follow every rank process" {
     local tool
     for tool in memcheck racecheck initcheck synccheck; do

@@ -32,8 +32,76 @@ static lab_verdict per_process(const lab_rows *rows, char *said, size_t len)
                      raw->value);
 }
 
+/* The all-reduce of one algorithm at one size, with a time, on @p route (NULL: any). */
+static const lab_row *timed(const lab_rows *rows, const char *algo, const char *route,
+                            size_t bytes)
+{
+    const lab_row *r = lab_rows_find(rows, "allreduce", algo, route, NULL, bytes);
+    return r != NULL && r->us.count > 0 && r->us.median > 0.0 ? r : NULL;
+}
+
+/* Append " SIZE" to @p list (at most @p len bytes). */
+static void add_size(char *list, size_t len, size_t bytes)
+{
+    char size[32];
+    const size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%s", used ? ", " : "",
+             lab_format_size(bytes, size, sizeof size));
+}
+
+/* Within one machine: P2P (the hand-written one-shot and ring over peer links, and NCCL, which
+ * uses them) against host staging, size by size; where P2P by hand wins and where NCCL does. */
+static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
+{
+    char hand_wins[192] = "", nccl_wins[192] = "";
+    size_t sizes = 0, p2p_wins = 0;
+    const lab_row *nccl_skip = lab_rows_find(rows, "allreduce", "skipped", NULL, "nccl", 0);
+    if (lab_rows_find(rows, "allreduce", "ring", "peer", NULL, 0) == NULL)
+        return lab_say(LAB_UNTESTED, said, len, "needs two GPUs of one machine with one rank "
+                       "per GPU (route peer): %s", lab_rows_find(rows, "allreduce", "ring", NULL,
+                       NULL, 0) ? "this run's ranks shared one GPU (route loopback)"
+                                : lab_rows_skip_reason(rows, "allreduce", NULL));
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *ring = &rows->row[i];
+        if (!lab_row_matches(ring, "allreduce", "ring", "peer", NULL, LAB_ANY, LAB_ANY, 0))
+            continue;
+        const lab_row *one = timed(rows, "one_shot", "peer", ring->bytes);
+        const lab_row *staged = timed(rows, "host_staged", NULL, ring->bytes);
+        const lab_row *nccl = timed(rows, "nccl", NULL, ring->bytes);
+        if (ring->us.count == 0 || staged == NULL)
+            continue;
+        double hand = one && one->us.median < ring->us.median ? one->us.median : ring->us.median;
+        double best = nccl && nccl->us.median < hand ? nccl->us.median : hand;
+        sizes++;
+        p2p_wins += best < staged->us.median;
+        if (nccl != NULL)
+            add_size(hand < nccl->us.median ? hand_wins : nccl_wins, 192, ring->bytes);
+    }
+    if (sizes == 0)
+        return lab_say(LAB_UNTESTED, said, len, "no size with a ring over peer links and host "
+                       "staging both timed");
+    return lab_judge(p2p_wins == sizes, said, len, "P2P (by hand or NCCL) beat host staging at "
+                     "%zu of %zu sizes; by hand beat NCCL at: %s; NCCL won at: %s%s%s", p2p_wins,
+                     sizes, hand_wins[0] ? hand_wins : "none", nccl_wins[0] ? nccl_wins : "none",
+                     nccl_skip ? "; " : "", nccl_skip ? nccl_skip->detail : "");
+}
+
+/* Across machines: nothing one machine runs can test it; say what ran here instead. */
+static lab_verdict across_machines(const lab_rows *rows, char *said, size_t len)
+{
+    const lab_row *nccl = lab_rows_find(rows, "allreduce", "nccl", NULL, NULL, 0);
+    const lab_row *skip = lab_rows_find(rows, "allreduce", "skipped", NULL, "nccl", 0);
+    return lab_say(LAB_UNTESTED, said, len, "the course runs on one machine: "
+                   "cudaDeviceCanAccessPeer and IPC handles only ever see GPUs of this one; "
+                   "NCCL's network transports between machines are not measured here; NCCL %s%s",
+                   nccl ? "ran here within this machine with " : "did not run here: ",
+                   nccl ? nccl->mode : skip ? skip->detail : "no allreduce rows");
+}
+
 static const lab_claim claims[] = {
     {"access_is_per_process", "4.1", per_process},
+    {"p2p_best_on_one_machine", "4.4", p2p_best},
+    {"no_p2p_across_machines", "4.4", across_machines},
 };
 
 /* The all-reduce at one size: each algorithm's busbw and time, "-" where it did not run. */
