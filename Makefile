@@ -54,6 +54,10 @@ STUDENT_NVCCFLAGS := -Xcompiler $(subst $(space),$(comma),$(strip $(STUDENT_CFLA
 LDLIBS_ALL := $(LDLIBS)
 
 # -------------------------------------------------------------- discovery --
+# A lab may add its own flags in labs/NN-name/lab.mk: LAB_CFLAGS_NN-name for
+# its harness sources and LAB_LDLIBS_NN-name for linking its programs (a
+# library it finds at build time, e.g.).
+-include $(wildcard labs/[0-9][0-9]-*/lab.mk)
 LAB_DIRS := $(sort $(wildcard labs/[0-9][0-9]-*))
 LABS := $(notdir $(LAB_DIRS))
 HAVE_SOLUTIONS := $(wildcard solutions)
@@ -109,7 +113,7 @@ $(1)_BINS += $(BUILD)/$(1)/bin/$(3)
 $(BUILD)/$(1)/bin/$(3): $$($(1)_$(3)_OBJS) $$(harness_$(3)_LINK) $(COMMON_LIB)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDLIBS_ALL)
+	$(Q)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDLIBS_ALL) $$(LAB_LDLIBS_$(3))
 
 $(BUILD)/$(1)/objects/$(3)/%.cu.o: $(2)/%.cu
 	$$(call say,NVCC,$$<)
@@ -135,12 +139,12 @@ HOST_TOOLS += $(BUILD)/host/$(1)
 $(BUILD)/harness/$(1)/%.cu.o: labs/$(1)/harness/%.cu
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS_ALL) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
+	$(Q)$(NVCC) $(NVCCFLAGS_ALL) $$(LAB_CFLAGS_$(1)) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
 
 $(BUILD)/harness/$(1)/%.c.o: labs/$(1)/harness/%.c
 	$$(call say,CC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
+	$(Q)$(CC) $(CFLAGS_ALL) $$(LAB_CFLAGS_$(1)) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
 
 $(BUILD)/host/$(1): $$(host_$(1)_OBJS) $(BUILD)/common/host_tool_main.c.o $(COMMON_HOST_LIB)
 	$$(call say,LINK,$$@)

@@ -143,3 +143,16 @@ setup() {
     assert_success
     assert_output --partial "usage: 99-demo-lab"
 }
+
+@test "frame: a lab's lab.mk gives its harness and its link flags of its own, and no other lab" {
+    printf 'LAB_CFLAGS_99-demo-lab := -DLAB99_OWN_FLAG\nLAB_LDLIBS_99-demo-lab := -lLAB99_own_lib\n' \
+        >"$SCRATCH/labs/99-demo-lab/lab.mk"
+    run make -n -B -C "$SCRATCH" V=1 CUDA_ARCH=90 BUILD="$SCRATCH/build" \
+        "$SCRATCH/build/ref/bin/99-demo-lab" "$SCRATCH/build/ref/bin/01-peer-checks"
+    rm "$SCRATCH/labs/99-demo-lab/lab.mk"
+    assert_success
+    assert_line --regexp '-DLAB99_OWN_FLAG .*-c labs/99-demo-lab/harness/experiments\.c'
+    assert_line --regexp '-o .*/bin/99-demo-lab .*-lLAB99_own_lib'
+    refute_line --regexp 'DLAB99_OWN_FLAG.*labs/01-peer-checks/'
+    refute_line --regexp '-o .*/bin/01-peer-checks .*LAB99_own_lib'
+}

@@ -38,7 +38,10 @@ copy_tree() {
                 grep -qF "<!-- numbers: $kind $fx -->" "$h" || fail "$h: no generated $kind of $fx"
             done
         done
-        if [[ "$h" = *.zh-CN.md ]]; then
+        # A lab not recorded yet says so in each of those parts (the next test holds that).
+        if [ ! -f "$FIXTURES/lab$nn-run.csv" ] || [ ! -f "$FIXTURES/lab$nn-run-1xh200.csv" ]; then
+            continue
+        elif [[ "$h" = *.zh-CN.md ]]; then
             grep -qF '记录于 **2× NVIDIA H200**（两块 GPU 之间为 NVLink' "$h" || fail "$h: the 2x H200 recording does not name its hardware"
             grep -qF '记录于 **1× NVIDIA H200**（经 PCIe Gen5' "$h" || fail "$h: the 1x H200 recording does not name its hardware"
         else
@@ -46,6 +49,31 @@ copy_tree() {
             grep -qF 'Recorded on **1× NVIDIA H200** (PCIe Gen5' "$h" || fail "$h: the 1x H200 recording does not name its hardware"
         fi
     done
+}
+
+@test "handouts: a lab not recorded yet says so in its generated parts and the ledger, and the check passes" {
+    local copy
+    copy=$(copy_tree)
+    mkdir -p "$copy/labs/98-unrecorded"
+    printf '# Lab 98\n\n<!-- numbers: caption lab98-run.csv -->\n<!-- /numbers -->\n\n<!-- numbers: verdicts lab98-run-1xh200.csv -->\n<!-- /numbers -->\n' \
+        >"$copy/labs/98-unrecorded/README.md"
+    sed 's/^# Lab 98$/# 实验 98/' "$copy/labs/98-unrecorded/README.md" >"$copy/labs/98-unrecorded/README.zh-CN.md"
+    run numbers "$copy"
+    assert_success
+    run numbers "$copy" --check
+    assert_success
+    run cat "$copy/labs/98-unrecorded/README.md"
+    assert_output --partial 'No recording of this lab yet (`tests/fixtures/lab98-run.csv` does not exist)'
+    assert_output --partial 'No recording of this lab yet (`tests/fixtures/lab98-run-1xh200.csv` does not exist)'
+    run cat "$copy/labs/98-unrecorded/README.zh-CN.md"
+    assert_output --partial '本实验在这台机器上尚无记录（`tests/fixtures/lab98-run.csv` 还不存在）'
+    run cat "$copy/README.md"
+    assert_output --partial "no recording of lab 98 yet"
+    # A fixture of another lab is still refused.
+    printf '<!-- numbers: report lab05-run.csv -->\n<!-- /numbers -->\n' >>"$copy/labs/98-unrecorded/README.md"
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "'lab05-run.csv' is not one of its recorded runs"
 }
 
 @test "handouts: a generated number edited by hand fails the check" {

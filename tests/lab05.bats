@@ -680,9 +680,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
     assert_line --regexp "^claim,pcie_row_latency,.*,holds,~1\\.5 us \\(bar 0\\.75-2\\.25 us\\) on the host link; PCIe gen 5: a GPU load from host memory $(printf %.2f "$(csv_get "$FIXTURES/lab05-run-1xh200.csv" median_us experiment=pointer_chase route=host mode=beyond_l2)") us .* ping-pong $(printf %.2f "$(csv_get "$FIXTURES/lab05-run-1xh200.csv" median_us experiment=pingpong variant=gpu_cpu route=host)") us"
     assert_line --regexp '^claim,cpu_coherence_cause,.*,does_not_hold,no CUDA call disables .*the cure it names: SM pull [0-9.]+ -> [0-9.]+ GB/s \(x1\.00\)'
-    assert_line --regexp '^claim,p2p_best_on_one_machine,.*,untested,needs two GPUs'
     run "$tool" verdicts "$FIXTURES/lab05-run.csv"
-    assert_line --regexp '^claim,p2p_best_on_one_machine,.*,holds,GPU 0 -> GPU 1: peer access on beat host staging \(peer access off\) at 33 of 33 sizes; by 5\.0x to 11\.4x'
     assert_line --regexp '^claim,cpu_sync_cliff,.*,holds,.*x3\.18.*x1\.01\); a cliff \(bar 2x\) for small copies only'
 }
 

@@ -558,13 +558,17 @@ no_gpu_report() {
     assert_output "$(lab_names | wc -l)"
     run grep -ciE 'could not run here' "$report/report.md"
     assert_output 0
-    for id in $(catalogue_ids); do
-        grep -q "(\`$id\`) | cannot be tested here | recorded on " "$report/report.md" ||
-            fail "the ledger does not show what the course recorded for $id"
-    done
+    local rest want
+    while IFS=$'\t' read -r lab id rest; do
+        want="recorded on "
+        compgen -G "$FIXTURES/lab${lab%%-*}-run*.csv" >/dev/null || want="no recording of this lab yet"
+        grep -qF "(\`$id\`) | cannot be tested here | $want" "$report/report.md" ||
+            fail "the ledger does not show what the course recorded for $id ($want)"
+    done < <(catalogue_rows)
     # Each lab shows every recording of it, each under its own heading.
     for lab in $(lab_names); do
         for f in "$FIXTURES/lab${lab%%-*}"-run*.csv; do
+            [ -f "$f" ] || continue # a lab not recorded yet
             sed -n "/^## $lab\$/,/^## [^#]/p" "$report/report.md" |
                 grep -q "^From \`tests/fixtures/$(basename "$f")\`, drawn by the lab's host tool:" ||
                 fail "$lab's section does not show $(basename "$f")"
@@ -737,11 +741,13 @@ no_gpu_report() {
     done <"$report/claims.tsv"
 }
 
-@test "repo: every lab's claims are quoted with a section, and judged in its recorded run" {
+@test "repo: every lab's claims are quoted with a section, and judged in its recorded run where it has one" {
     local lab id section quote meaning n
     while IFS=$'\t' read -r lab id section quote meaning; do
         n=${lab%%-*}
-        grep -qE "^claim,$id,.*,4\.[1-4],.*,(holds|does_not_hold|untested)," "$FIXTURES/lab$n-run.csv" ||
+        # A lab not recorded yet has no run to judge it in; its quote is checked all the same.
+        [ ! -f "$FIXTURES/lab$n-run.csv" ] ||
+            grep -qE "^claim,$id,.*,4\.[1-4],.*,(holds|does_not_hold|untested)," "$FIXTURES/lab$n-run.csv" ||
             fail "$id: lab $n's recorded run does not judge it"
         [[ "$section" =~ ^4\.[1-4]$ ]] || fail "$id: section '$section' is not one of 4.1-4.4"
         [ -n "$quote" ] && [ -n "$meaning" ] || fail "$id: no quote or no meaning"

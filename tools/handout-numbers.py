@@ -17,7 +17,8 @@ KIND is
     ledger KIND       (README.md) how many of the chapter's claims every lab's
                       recording KIND (run.csv, run-1xh200.csv) judges, and on what
 
-FIXTURE is a file of tests/fixtures/ of the handout's own lab. The hardware
+FIXTURE is a file of tests/fixtures/ of the handout's own lab; one that does not exist yet
+(a lab not recorded on that machine) gives a line saying so, and the ledger names the lab. The hardware
 of each recording is named by its file name: labNN-run.csv on 2x NVIDIA H200
 joined by NVLink, labNN-run-1xh200.csv on 1x NVIDIA H200 on PCIe Gen5 x16
 (the command of a recording is in labNN.cmd or labNN-1xh200.cmd).
@@ -104,10 +105,28 @@ def fixture_path(lab, name):
     kind = next((k for k in HARDWARE if name == f"lab{nn}-{k}"), None)
     if kind is None:
         fail(f"{lab}: '{name}' is not one of its recorded runs (lab{nn}-run.csv, lab{nn}-run-1xh200.csv)")
-    path = os.path.join(FIXTURES, name)
+    return os.path.join(FIXTURES, name), kind
+
+
+class NotRecorded(Exception):
+    """A lab's recording that does not exist yet: a normal state for a new lab."""
+
+
+def recorded(lab, name):
+    """fixture_path(), or NotRecorded where the recording is still to be made."""
+    path, kind = fixture_path(lab, name)
     if not os.path.isfile(path):
-        fail(f"{lab}: tests/fixtures/{name} does not exist")
+        raise NotRecorded(name)
     return path, kind
+
+
+def not_recorded(name, zh):
+    """What a generated part says while its recording does not exist."""
+    if zh:
+        return (f"本实验在这台机器上尚无记录（`tests/fixtures/{name}` 还不存在）：记录之后，"
+                f"`make handout-numbers` 会填写这一部分。\n")
+    return (f"No recording of this lab yet (`tests/fixtures/{name}` does not exist): "
+            f"`make handout-numbers` fills this part once it is recorded.\n")
 
 
 def machine(path):
@@ -133,7 +152,7 @@ def command(lab, kind):
 
 
 def caption(lab, name, zh):
-    path, kind = fixture_path(lab, name)
+    path, kind = recorded(lab, name)
     gpus, date, cuda = machine(path)
     if not gpus:
         fail(f"{name}: no machine,gpu rows: the hardware cannot be named")
@@ -153,7 +172,7 @@ def caption(lab, name, zh):
 
 
 def report(lab, name, zh):
-    path, _ = fixture_path(lab, name)
+    path, _ = recorded(lab, name)
     with tempfile.TemporaryDirectory() as scratch:
         beside = nvbandwidth_beside(path, os.path.join(scratch, "nvbandwidth.csv"))
         text = host_tool(lab, "report", path, beside).rstrip("\n") + "\n"
@@ -166,7 +185,7 @@ def report(lab, name, zh):
 
 
 def verdicts(lab, name, zh):
-    path, _ = fixture_path(lab, name)
+    path, _ = recorded(lab, name)
     rows = csv.DictReader(io.StringIO(host_tool(lab, "verdicts", path)))
     lines = [f"{r['variant']}: {r['value']}: {r['detail']}" for r in rows if r["experiment"] == "claim"]
     if not lines:
@@ -175,7 +194,7 @@ def verdicts(lab, name, zh):
 
 
 def rows(lab, name, zh, experiments):
-    path, _ = fixture_path(lab, name)
+    path, _ = recorded(lab, name)
     want = experiments.split(",")
     with open(path, newline="") as f:
         picked = [r for r in csv.DictReader(f) if r["experiment"] in want]
@@ -193,21 +212,23 @@ def ledger(lab, kind, zh):
     if kind not in HARDWARE:
         fail(f"ledger: '{kind}' is not one of {', '.join(HARDWARE)}")
     measured = total = 0
-    gpus = []
+    gpus, unrecorded = [], []
     for d in sorted(os.listdir(os.path.join(ROOT, "labs"))):
         if not re.match(r"\d\d-", d):
             continue
         path = os.path.join(FIXTURES, f"lab{d[:2]}-{kind}")
         if not os.path.isfile(path):
-            fail(f"ledger: lab {d} has no tests/fixtures/lab{d[:2]}-{kind}")
+            unrecorded.append(d[:2])
+            continue
         gpus = gpus or machine(path)[0]
         for r in csv.DictReader(io.StringIO(host_tool(d, "verdicts", path))):
             if r["experiment"] == "claim":
                 total += 1
                 measured += r["value"] in ("holds", "does_not_hold")
     hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({HARDWARE[kind][0]})"
+    missing = f"; no recording of lab {', '.join(unrecorded)} yet" if unrecorded else ""
     return (f"- on {hw}: {measured} of the chapter's {total} claims get a measured verdict "
-            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool).\n")
+            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool{missing}).\n")
 
 
 def make_variable(text, name):
@@ -258,7 +279,10 @@ def render(handout, text):
         if (kind == "rows") != (extra is not None):
             fail(f"{handout}: 'rows FIXTURE EXPERIMENTS' is the only kind with a list")
         args = (lab, name, zh) + ((extra,) if extra else ())
-        return m.group(1) + KINDS[kind](*args) + m.group(6)
+        try:
+            return m.group(1) + KINDS[kind](*args) + m.group(6)
+        except NotRecorded:
+            return m.group(1) + not_recorded(name, zh) + m.group(6)
 
     return BLOCK.sub(one, text)
 

@@ -402,6 +402,9 @@ not_run_sentences() {
     while IFS=$'\t' read -r id lab section verdict chapter meaning detail; do
         recorded_here=""
         [ "${outcome[$lab]}" = ok ] || recorded_here=$(recorded_cell "$id")
+        # A lab not recorded yet (a new lab) says so instead.
+        [ "${outcome[$lab]}" = ok ] || [ -n "$recorded_here" ] || [ -n "$(recordings "$lab")" ] ||
+            recorded_here="no recording of this lab yet"
         if [ -n "$recorded_here" ] && [ "${outcome[$lab]}" = skipped ]; then
             detail=$recorded_here # why it did not run is said at the top
         elif [ -n "$recorded_here" ]; then

@@ -248,36 +248,6 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
                      a, pcie->gbps, ratio, off);
 }
 
-/* P2P against what the course can run instead: host staging (peer access off), every size. */
-static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
-{
-    const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
-    if (b < 0)
-        return lab_say(LAB_UNTESTED, said, len, "needs two GPUs of one machine; this run had "
-                       "one GPU");
-    size_t sizes = 0, wins = 0;
-    double lo = 0.0, hi = 0.0;
-    for (size_t i = 0; i < rows->count; i++) {
-        const lab_row *on = &rows->row[i], *off = NULL;
-        if (lab_row_matches(on, "ce_bandwidth", "ce", "peer", "one_way", a, b, 0))
-            off = ce(rows, "peer_off", a, b, on->bytes);
-        if (on->gbps <= 0.0 || off == NULL || off->gbps <= 0.0)
-            continue;
-        const double r = on->gbps / off->gbps;
-        lo = sizes == 0 || r < lo ? r : lo;
-        hi = sizes == 0 || r > hi ? r : hi;
-        sizes++;
-        wins += r > 1.0;
-    }
-    if (sizes == 0)
-        return lab_say(LAB_UNTESTED, said, len, "needs copy-engine sweeps of one pair with peer "
-                       "access on and off");
-    return lab_judge(wins == sizes, said, len, "GPU %d -> GPU %d: peer access on beat host "
-                     "staging (peer access off) at %zu of %zu sizes, by %.1fx to %.1fx; NCCL is "
-                     "not measured by the course, so \"没有之一\" (none better) is tested against "
-                     "host staging only", a, b, wins, sizes, lo, hi);
-}
-
 /* The one pair's copy-engine sweep (peer access on where it has it), else the host link's. */
 static const char *sweep_route(const lab_rows *rows, int a, int b)
 {
@@ -488,15 +458,6 @@ static lab_verdict coherence_cause(const lab_rows *rows, char *said, size_t len)
                      "split); the cure it names: %s", cure);
 }
 
-/* Across machines P2P cannot work: a peer pair must be in one machine. */
-static lab_verdict across_machines(const lab_rows *rows, char *said, size_t len)
-{
-    (void)rows;
-    return lab_say(LAB_UNTESTED, said, len, "the course runs on one machine: "
-                   "cudaDeviceCanAccessPeer only ever sees GPUs of this one, so GPUs of two "
-                   "machines cannot be a pair here (MPI and NCCL are outside the course)");
-}
-
 static const lab_claim claims[] = {
     {"nvlink_table_row_pcie3", "4.4", table_pcie3},
     {"nvlink_table_row_nvlink2", "4.4", table_nvlink2},
@@ -510,9 +471,7 @@ static const lab_claim claims[] = {
     {"preferl1_doubles_bandwidth", "4.4", prefer_l1},
     {"pcie_row_latency", "4.4", pcie_row_latency},
     {"table_use_cases", "4.4", table_use_cases},
-    {"p2p_best_on_one_machine", "4.4", p2p_best},
     {"cpu_coherence_cause", "4.4", coherence_cause},
-    {"no_p2p_across_machines", "4.4", across_machines},
 };
 
 const lab_host_part lab_host = {"05-p2p-performance", claims, sizeof claims / sizeof claims[0],

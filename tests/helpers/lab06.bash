@@ -1,0 +1,64 @@
+# Lab 06's test helpers: its rows' checker, and the rank processes a launcher starts.
+
+# lab06_check_rows FILE: every measurement row of FILE (a run's CSV) verified where it was
+# checked, with times that make sense: min <= median <= max, all positive.
+lab06_check_rows() {
+    python3 - "$1" <<'PY' || fail "the rows of $1 do not pass lab 06's checker"
+import csv, sys
+bad = []
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["experiment"] in ("claim", "machine", "") or r["variant"] == "skipped":
+        continue
+    if r["verified"] == "0":
+        bad.append("not verified: %s %s %s" % (r["experiment"], r["variant"], r["bytes"]))
+    if r["median_us"]:
+        lo, mid, hi = float(r["min_us"]), float(r["median_us"]), float(r["max_us"])
+        if not 0 < lo <= mid <= hi:
+            bad.append("times out of order: %s %s %s: %s %s %s" % (r["experiment"], r["variant"], r["bytes"], lo, mid, hi))
+    if r["experiment"] == "allreduce" and r["median_us"]:
+        n = int(r["count"]); alg = float(r["value"]); bus = float(r["gbps"])
+        want = alg * 2 * (n - 1) / n
+        if alg <= 0 or abs(bus - want) > 1e-3 * max(want, 1e-9) + 1e-4:
+            bad.append("busbw %s is not algbw %s x 2(n-1)/n, n %d" % (bus, alg, n))
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+# lab06_wait_for_rank LAUNCHER_PID KEY RANK: print the pid of the launcher's child that is rank
+# RANK of experiment KEY once it runs (up to 20 s); fail otherwise.
+lab06_wait_for_rank() {
+    local i pid
+    for i in $(seq 200); do
+        for pid in $(pgrep -P "$1" 2>/dev/null); do
+            if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qE "^LAB06_RANK=$2:$3:"; then
+                echo "$pid"
+                return 0
+            fi
+        done
+        sleep 0.1
+    done
+    return 1
+}
+
+# lab06_no_rank_left LAUNCHER_PID: no process of the launcher's is left, anywhere.
+lab06_no_rank_left() {
+    local left
+    left=$(pgrep -P "$1" 2>/dev/null || true)
+    [ -z "$left" ] || fail "processes left of launcher $1: $left"
+    left=$(grep -l "LAB06_RANK=" /proc/[0-9]*/environ 2>/dev/null || true)
+    [ -z "$left" ] || fail "rank processes still running: $left"
+}
+
+# lab06_whole_or_none DIR: DIR holds no temporary result file, and its result file, if any, is
+# whole: the header first, every row with the header's 17 fields.
+lab06_whole_or_none() {
+    local tmp file="$1/06-ipc-allreduce.csv"
+    tmp=$(find "$1" -name '*.tmp.*')
+    [ -z "$tmp" ] || fail "a temporary result file was left: $tmp"
+    [ -f "$file" ] || return 0
+    [ "$(head -n 1 "$file")" = "$(head -n 1 "$FIXTURES/rows-header.csv")" ] || fail "$file does not start with the header"
+    awk -F, 'NF != 17 { print FILENAME ":" FNR ": " NF " fields"; bad = 1 } END { exit bad }' "$file" ||
+        fail "$file is not whole"
+}
