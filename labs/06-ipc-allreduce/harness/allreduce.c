@@ -18,16 +18,20 @@ static const char *const algo_name[ALGO_COUNT] = {"ring", "one_shot", "host_stag
 
 /** @brief One rank's all-reduce state. */
 typedef struct ar_state {
-    const lab06_rank *me;
+    const lab06_rank *me;      /**< this rank: its number, the ranks, its GPU */
     size_t max_count;          /**< floats of the largest size */
-    float *in, *work;          /**< this rank's input (never written) and result buffers */
-    cudaEvent_t in_event, work_event; /**< exported with them */
-    cudaStream_t stream;
-    lab06_peer in_peer[LAB06_MAX_RANKS], work_peer[LAB06_MAX_RANKS]; /**< the others' */
+    float *in;                 /**< this rank's input (never written) */
+    float *work;               /**< this rank's result buffer */
+    cudaEvent_t in_event;      /**< exported with the input */
+    cudaEvent_t work_event;    /**< exported with the result buffer */
+    cudaStream_t stream;       /**< where this rank's collective runs */
+    lab06_peer in_peer[LAB06_MAX_RANKS];   /**< the other ranks' inputs, opened here */
+    lab06_peer work_peer[LAB06_MAX_RANKS]; /**< the other ranks' result buffers, opened here */
     lab06_inputs inputs;       /**< every rank's input, as this rank's kernels see them */
-    float *ref, *host;         /**< the exact sum on the host; a result read back */
+    float *ref;                /**< the exact sum on the host */
+    float *host;               /**< a result read back */
     float *shared;             /**< the host memory every rank maps: N slots and a result */
-    size_t shared_bytes;
+    size_t shared_bytes;       /**< its size in bytes */
     void *nccl;                /**< the communicator, where NCCL runs */
 } ar_state;
 

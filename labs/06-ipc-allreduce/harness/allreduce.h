@@ -19,8 +19,9 @@
 /** Most ranks a run may start. */
 #define LAB06_MAX_RANKS 8
 
-/** The two phases of the ring all-reduce. */
+/** The ring all-reduce's first phase: each rank ends with one chunk fully reduced. */
 #define LAB06_REDUCE_SCATTER 0
+/** Its second phase: the reduced chunks travel round until every rank has all of them. */
 #define LAB06_ALL_GATHER 1
 
 /** @brief What a rank hands to the others: its buffer's and its event's IPC handles. */

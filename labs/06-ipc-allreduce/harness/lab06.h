@@ -70,7 +70,7 @@ typedef struct lab06_msg {
         unsigned char blob[LAB06_BLOB]; /**< EXCHANGE */
         lab06_result result;            /**< RESULT */
         char text[640];                 /**< FAIL */
-    } u;
+    } u; /**< the body, by kind */
 } lab06_msg;
 
 /** @brief The launcher's reply to an exchange. */

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/** The environment a rank process inherits (POSIX declares it nowhere). */
 extern char **environ;
 
 /** @brief The launcher's view of one rank. */
@@ -35,9 +36,9 @@ typedef struct rank_proc {
 
 /** @brief Every rank of a run. */
 typedef struct ranks {
-    rank_proc r[LAB06_MAX_RANKS];
-    int n;
-    int timeout_s;
+    rank_proc r[LAB06_MAX_RANKS]; /**< rank r's process and socket */
+    int n;                        /**< ranks started */
+    int timeout_s;                /**< seconds a rank may stay silent */
 } ranks;
 
 static volatile sig_atomic_t stop_signal;

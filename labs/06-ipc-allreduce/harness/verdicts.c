@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/** The all-reduce algorithms, in the order of the report's columns. */
 static const char *const algos[] = {"ring", "one_shot", "host_staged", "nccl"};
+/** How many. */
 #define ALGO_COUNT (sizeof algos / sizeof algos[0])
 
 /* Across processes a buffer is seen through an IPC handle, and a raw pointer shows nothing. */
