@@ -314,7 +314,7 @@ switch_rows() {
     run csv_get "$CAPTURED_CSV" route experiment=switch variant=set_device_memcpy
     assert_line loopback
     if [ "$(gpu_count)" -ge 2 ]; then assert_line peer_off; fi
-    run csv_get "$CAPTURED_CSV" verified experiment=switch
+    run csv_get "$CAPTURED_CSV" verified experiment=switch mode=host_clock
     assert_all_ones
     run lab02_check_switch "$CAPTURED_CSV"
     assert_success

@@ -1,10 +1,12 @@
-# Lab 06 links NCCL where its header is found (NCCL_HOME, else the CUDA toolkit), and builds
+# Lab 06 links NCCL where its header is found (NCCL_HOME, else the CUDA toolkit, else the
+# system's: Debian's and Ubuntu's libnccl-dev put it under /usr), and builds
 # without it otherwise (or with LAB06_NCCL=no): the program then says NCCL was missing at build
 # time and measures the rest.
 LAB06_NCCL ?= auto
-LAB06_NCCL_HOME := $(if $(filter no,$(LAB06_NCCL)),,$(firstword $(foreach d,$(NCCL_HOME) $(CUDA_HOME),$(if $(wildcard $(d)/include/nccl.h),$(d)))))
+LAB06_NCCL_HOME := $(if $(filter no,$(LAB06_NCCL)),,$(firstword $(foreach d,$(NCCL_HOME) $(CUDA_HOME) /usr,$(if $(wildcard $(d)/include/nccl.h),$(d)))))
 ifneq ($(LAB06_NCCL_HOME),)
 LAB_CFLAGS_06-ipc-allreduce := -DLAB06_HAVE_NCCL -isystem $(LAB06_NCCL_HOME)/include
-LAB_LDLIBS_06-ipc-allreduce := -L$(LAB06_NCCL_HOME)/lib64 -L$(LAB06_NCCL_HOME)/lib -lnccl \
+LAB_LDLIBS_06-ipc-allreduce := -L$(LAB06_NCCL_HOME)/lib64 -L$(LAB06_NCCL_HOME)/lib \
+                               -L$(LAB06_NCCL_HOME)/lib/x86_64-linux-gnu -lnccl \
                                -Xlinker -rpath=$(LAB06_NCCL_HOME)/lib64
 endif

@@ -48,16 +48,30 @@ static void on_stop(int sig)
     stop_signal = sig;
 }
 
-/* The program's own command line, as it was started (the ranks run it again). */
+/** The program's command line as it was started, NUL-separated (the ranks run it again). */
+static char start_cmdline[65536];
+/** Its bytes. */
+static ssize_t start_cmdline_len = -1;
+
+/* Read before main: the option parser may split a comma list in place, and /proc/self/cmdline
+ * shows the argument strings as they are now, not as they were given. */
+__attribute__((constructor)) static void save_cmdline(void)
+{
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    start_cmdline_len = fd < 0 ? -1 : read(fd, start_cmdline, sizeof start_cmdline - 1);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* The program's own command line, as it was started, split into @p buf. */
 static char **own_argv(char *buf, size_t len)
 {
     static char *argv[256];
-    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC), argc = 0;
-    ssize_t got = fd < 0 ? -1 : read(fd, buf, len - 1);
-    if (fd >= 0)
-        close(fd);
+    const ssize_t got = start_cmdline_len < (ssize_t)len ? start_cmdline_len : -1;
+    int argc = 0;
     if (got <= 0)
         return NULL;
+    memcpy(buf, start_cmdline, (size_t)got);
     buf[got] = '\0';
     for (ssize_t i = 0; i < got && argc < 255; i += (ssize_t)strlen(buf + i) + 1)
         argv[argc++] = buf + i;
@@ -283,6 +297,8 @@ void lab06_launch(const char *prog, const char *key, const lab06_opts *opts, int
         /* Interrupted: every rank is gone; die of the signal, writing no result file. */
         fprintf(stderr, "%s: interrupted (SIG%s): stopped all %d ranks\n", prog,
                 sigabbrev_np(stop_signal), rs.n);
+        /* Its default action, even where it came in ignored (a shell's background job). */
+        signal(stop_signal, SIG_DFL);
         raise(stop_signal);
     }
 }
