@@ -366,3 +366,9 @@ routes_here() {
     run lab03_check_csv "$FIXTURES/lab03-run-1xh200.csv"
     assert_success
 }
+
+@test "03: TODO 03.1 switches both directions through lab_peer_access, GPU 0 included, and returns its first error (unit test, any machine)" {
+    unit_run 03 03.1-calls
+    assert_success
+    refute_output --partial "not ok"
+}
