@@ -727,3 +727,8 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     run lab05_check_latency "$FIXTURES/lab05-run-1xh200.csv"
     assert_success
 }
+
+@test "05: TODO 05.6 a failing synchronize is returned and nothing timed, inside the timing or after it (unit test, any machine)" {
+    unit_run 05 05.6-sync
+    assert_success
+}
