@@ -372,3 +372,9 @@ routes_here() {
     assert_success
     refute_output --partial "not ok"
 }
+
+@test "03: TODO 03.6: strided reads whose n x stride passes 2^32, and a single row, are verified on every route here" {
+    captured csv
+    [[ "$stderr" != *"check failed: TODO 03.6"* ]] || fail "$(grep -m1 'check failed: TODO 03.6' <<<"$stderr")"
+    assert_equal "$status" 0
+}

@@ -293,30 +293,39 @@ static task make_task(int r, int v, size_t n, int blocks, unsigned int stride, c
     return t;
 }
 
+/* Run @p t once (plan NULL) or timed, and verify it: 1 when its result is right. */
+static int execute(const char *key, const char *variant, int r, task *t, const lab_plan *plan,
+                   lab_timing *timing)
+{
+    char what[128];
+    const size_t n = t->job.n;
+    const int gpu = t->job.near_dev != st.a; /* 1: GPU b runs it (peer push) */
+    poison(t->result, n);
+    poison(&stage_a, n); /* a copy left out must not find old data */
+    CUDA_CHECK(cudaSetDevice(t->job.near_dev));
+    CUDA_CHECK(plan ? lab_time_work(streams[gpu], plan, run, t, timing) : run(streams[gpu], t));
+    CUDA_CHECK(cudaStreamSynchronize(streams[gpu]));
+    snprintf(what, sizeof what, "%s %s, %s route, %zu floats", key, variant,
+             lab_route_name(routes[r]), n);
+    return verify(t->result, t->want, n, what);
+}
+
 /* Run @p t once (plan NULL) or timed, verify it, and emit its row (src: where the source is,
  * dst: where the result is). */
 static lab_row *run_task(lab_ctx *ctx, const char *key, const char *variant, int r, task t,
                          const lab_plan *plan)
 {
     lab_timing timing;
-    char what[128];
     const size_t n = t.job.n;
-    const int gpu = t.job.near_dev != st.a; /* 1: GPU b runs it (peer push) */
     const bool push = t.fn == lab03_push;
-    poison(t.result, n);
-    poison(&stage_a, n); /* a copy left out must not find old data */
-    CUDA_CHECK(cudaSetDevice(t.job.near_dev));
-    CUDA_CHECK(plan ? lab_time_work(streams[gpu], plan, run, &t, &timing) : run(streams[gpu], &t));
-    CUDA_CHECK(cudaStreamSynchronize(streams[gpu]));
-    snprintf(what, sizeof what, "%s %s, %s route, %zu floats", key, variant,
-             lab_route_name(routes[r]), n);
+    const int verified = execute(key, variant, r, &t, plan, &timing);
     lab_row row = lab_row_empty(key, variant);
     lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(routes[r]));
     row.src = push ? t.job.near_dev : t.job.far_dev;
     row.dst = push ? t.result->far_dev : t.job.near_dev;
     row.bytes = n * sizeof(float);
     row.count = (long)n;
-    row.verified = verify(t.result, t.want, n, what);
+    row.verified = verified;
     if (plan != NULL) {
         row.us = timing.us;
         row.gbps = lab_gbps((double)row.bytes, timing.us.median / 1000.0);
@@ -357,6 +366,31 @@ static const struct { size_t n; int blocks; } shapes[] = {
 static const struct { unsigned int n, stride; int blocks; } strided_shapes[] = {
     {259, 7, 1}, {64 * 1001, 64, 3}, {999999, 3, 0}};
 
+/* Strided shapes no row shows: n x stride beyond 2^32 (the read index must not be formed from
+ * t x stride in 32 bits; n + 2^32 / n stays inside the buffers), and one row of stride n. */
+static const struct { unsigned int n, stride; } edge_shapes[] = {{120u * 8192u, 8192u},
+                                                                  {4096u, 4096u}};
+
+/* The edge shapes on every route here, checked but not recorded: 0, or LAB_EXIT_FAIL after
+ * saying which failed. */
+static int check_edges(lab_ctx *ctx, const bool *ready, float *ref)
+{
+    int status = 0;
+    for (size_t s = 0; s < sizeof edge_shapes / sizeof edge_shapes[0]; s++) {
+        const unsigned int n = edge_shapes[s].n, stride = edge_shapes[s].stride;
+        strided_want(ref, host_src.host, n, stride);
+        for (int r = 0; r < ROUTES; r++) {
+            if (!ready[r])
+                continue;
+            task t = make_task(r, STRIDED, n, 0, stride, ref);
+            status |= lab_check(ctx, execute("bounds", "strided", r, &t, NULL, NULL),
+                                "TODO 03.6: the strided kernel at %u floats, stride %u, on the %s "
+                                "route", n, stride, lab_route_name(routes[r]));
+        }
+    }
+    return status ? LAB_EXIT_FAIL : 0;
+}
+
 static int run_bounds(lab_ctx *ctx)
 {
     bool ready[ROUTES];
@@ -380,8 +414,9 @@ static int run_bounds(lab_ctx *ctx)
             lab_row_set(row->mode, sizeof row->mode, "stride_%u_grid_%d", stride, blocks);
         }
     }
+    const int edges = check_edges(ctx, ready, ref);
     free(ref);
-    return ready[PEER] && peer_access(ctx, false) != 0 ? LAB_EXIT_FAIL : status;
+    return (ready[PEER] && peer_access(ctx, false) != 0) || edges ? LAB_EXIT_FAIL : status;
 }
 
 static int run_stride(lab_ctx *ctx)
