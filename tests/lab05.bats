@@ -732,3 +732,12 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     unit_run 05 05.6-sync
     assert_success
 }
+
+@test "05: TODO 05.7 the setting's GPU is made current even when another GPU was (two GPUs)" {
+    require_gpus 2
+    rows l1
+    assert_equal "$status" 0
+    [[ "$stderr" != *"lab05_set_cache_config("* ]] || fail "$(grep -m1 'lab05_set_cache_config(' <<<"$stderr")"
+    run col verified experiment=preferl1
+    refute_output --partial 0
+}
