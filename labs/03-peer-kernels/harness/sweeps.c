@@ -366,6 +366,53 @@ static const struct { size_t n; int blocks; } shapes[] = {
 static const struct { unsigned int n, stride; int blocks; } strided_shapes[] = {
     {259, 7, 1}, {64 * 1001, 64, 3}, {999999, 3, 0}};
 
+/** One launch of TODO 03.2 or 03.6 whose shape is checked (captured, not run). */
+typedef struct launch_call {
+    bool strided;       /**< lab03_launch_strided (stride 1), else lab03_launch_scale */
+    size_t n;           /**< elements */
+    int max_blocks;     /**< the cap passed */
+} launch_call;
+
+static const launch_call launch_calls[] = {
+    {false, 1, 1024}, {false, 1000, 3}, {false, BOUNDS_FLOATS, 1 << 20}, {false, BOUNDS_FLOATS, 7},
+    {true, 1, 1024},  {true, 1000, 3},  {true, BOUNDS_FLOATS, 1 << 20},  {true, BOUNDS_FLOATS, 7},
+};
+
+static cudaError_t launch_work(cudaStream_t stream, void *arg)
+{
+    const launch_call *c = arg;
+    if (c->strided)
+        return lab03_launch_strided(dst_a.ptr, src_a.ptr, (unsigned int)c->n, 1, c->max_blocks,
+                                    stream);
+    return lab03_launch_scale(dst_a.ptr, src_a.ptr, c->n, c->max_blocks, stream);
+}
+
+/* Each launch above enqueues one kernel of lab03_grid(n, LAB03_THREADS, max_blocks) blocks of
+ * LAB03_THREADS threads: 0, or LAB_EXIT_FAIL after saying which did not. */
+static int check_launches(lab_ctx *ctx)
+{
+    int status = 0;
+    CUDA_CHECK(cudaSetDevice(st.a));
+    for (size_t i = 0; i < sizeof launch_calls / sizeof launch_calls[0]; i++) {
+        const launch_call *c = &launch_calls[i];
+        const int want = lab03_grid(c->n, LAB03_THREADS, c->max_blocks);
+        lab_launches seen;
+        const cudaError_t err = lab_capture_launches(launch_work, (void *)c, &seen);
+        const bool ok = err == cudaSuccess && seen.kernels == 1 && seen.grid.x == (unsigned)want &&
+                        seen.grid.y == 1 && seen.grid.z == 1 && seen.block.x == LAB03_THREADS &&
+                        seen.block.y == 1 && seen.block.z == 1;
+        status |= lab_check(ctx, ok, "TODO %s: %s(n = %zu, max_blocks = %d) returned %s and "
+                            "launched %d kernel(s), the first on %u x %u x %u blocks of %u x %u "
+                            "x %u threads; the contract: one kernel on lab03_grid's %d blocks of "
+                            "%d", c->strided ? "03.6" : "03.2", c->strided ?
+                            "lab03_launch_strided" : "lab03_launch_scale", c->n, c->max_blocks,
+                            cudaGetErrorName(err), seen.kernels, seen.grid.x, seen.grid.y,
+                            seen.grid.z, seen.block.x, seen.block.y, seen.block.z, want,
+                            LAB03_THREADS);
+    }
+    return status ? LAB_EXIT_FAIL : 0;
+}
+
 /* Strided shapes no row shows: n x stride beyond 2^32 (the read index must not be formed from
  * t x stride in 32 bits; n + 2^32 / n stays inside the buffers), and one row of stride n. */
 static const struct { unsigned int n, stride; } edge_shapes[] = {{120u * 8192u, 8192u},
@@ -414,7 +461,7 @@ static int run_bounds(lab_ctx *ctx)
             lab_row_set(row->mode, sizeof row->mode, "stride_%u_grid_%d", stride, blocks);
         }
     }
-    const int edges = check_edges(ctx, ready, ref);
+    const int edges = check_edges(ctx, ready, ref) | check_launches(ctx);
     free(ref);
     return (ready[PEER] && peer_access(ctx, false) != 0) || edges ? LAB_EXIT_FAIL : status;
 }
