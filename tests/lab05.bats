@@ -741,3 +741,9 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     run col verified experiment=preferl1
     refute_output --partial 0
 }
+
+@test "05: TODO 05.3 the SM copy launches nothing for 0 bytes, else one kernel of 1 to max_blocks blocks of 512 threads (captured, not run)" {
+    rows sm
+    [[ "$stderr" != *"check failed: TODO 05.3"* ]] || fail "$(grep -m1 'check failed: TODO 05.3' <<<"$stderr")"
+    assert_equal "$status" 0
+}
