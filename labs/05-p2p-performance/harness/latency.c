@@ -106,16 +106,30 @@ static cudaError_t chase_work(cudaStream_t stream, void *arg)
     return lab05_launch_chase(r->cursor, r->steps, target, r->blocks, stream);
 }
 
-/* A chase of 0 steps (allowed) makes no load: 1 when it left the cursor at @p start. */
-static int zero_steps_stay(lab_ctx *ctx, const chase_run *r, unsigned long long start,
-                           cudaStream_t stream)
+/* A chase of 0 steps (allowed) makes no load: 1 when it left the cursor at @p start, and a
+ * launch is r->blocks blocks of one thread (captured, not run: the block that works picks the
+ * SM). */
+static int chase_edges_ok(lab_ctx *ctx, chase_run *r, unsigned long long start,
+                          cudaStream_t stream)
 {
     unsigned long long after = 0;
+    lab_launches seen;
+    const cudaError_t err = lab_capture_launches(chase_work, r, &seen);
+    r->calls = 0;
+    const int shaped = lab_check(ctx, err == cudaSuccess && seen.kernels == 1 &&
+                                 seen.grid.x == (unsigned)r->blocks && seen.grid.y == 1 &&
+                                 seen.grid.z == 1 && seen.block.x == 1 && seen.block.y == 1 &&
+                                 seen.block.z == 1, "TODO 05.4: lab05_launch_chase(blocks %d) "
+                                 "returned %s and launched %d kernel(s), the first on %u blocks "
+                                 "of %u threads; the contract: one kernel of %d blocks of one "
+                                 "thread", r->blocks, cudaGetErrorName(err), seen.kernels,
+                                 seen.grid.x, seen.block.x * seen.block.y * seen.block.z,
+                                 r->blocks) == 0;
     CUDA_CHECK(lab05_launch_chase(r->cursor, 0, 0, r->blocks, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     CUDA_CHECK(cudaMemcpy(&after, r->cursor, sizeof after, cudaMemcpyDeviceToHost));
     return lab_check(ctx, after == start, "TODO 05.4: a chase of 0 steps moved the cursor from "
-                     "0x%llx to 0x%llx", start, after) == 0;
+                     "0x%llx to 0x%llx", start, after) == 0 && shaped;
 }
 
 /* GPU @p reader follows the chain at @p base (owned by GPU @p owner, -1: the host). */
@@ -133,7 +147,7 @@ static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route
     CUDA_CHECK(cudaMalloc((void **)&r.cursor, sizeof got));
     CUDA_CHECK(cudaMemcpy(r.cursor, &got, sizeof got, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    const int stays = zero_steps_stay(ctx, &r, got, stream);
+    const int edges_ok = chase_edges_ok(ctx, &r, got, stream);
     const lab_plan plan = {1, L->reps, 1, false};
     CUDA_CHECK(lab_time_work(stream, &plan, chase_work, &r, &timing));
     CUDA_CHECK(cudaMemcpy(&got, r.cursor, sizeof got, cudaMemcpyDeviceToHost));
@@ -156,7 +170,7 @@ static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route
     row.us.max /= (double)r.steps;
     row.us.mean /= (double)r.steps;
     row.verified = lab_check(ctx, got == want, "TODO 05.4: the chase on GPU %d ended at 0x%llx, "
-                             "the chain says 0x%llx", reader, got, want) == 0 && stays;
+                             "the chain says 0x%llx", reader, got, want) == 0 && edges_ok;
     lab_emit(ctx, &row);
 }
 
