@@ -7,6 +7,7 @@
 #ifndef LAB_H
 #define LAB_H
 
+#include "capture.h"
 #include "claims.h"
 #include "cli.h"
 #include "cuda_check.h"

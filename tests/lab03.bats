@@ -366,3 +366,15 @@ routes_here() {
     run lab03_check_csv "$FIXTURES/lab03-run-1xh200.csv"
     assert_success
 }
+
+@test "03: TODO 03.1 switches both directions through lab_peer_access, GPU 0 included, and returns its first error (unit test, any machine)" {
+    unit_run 03 03.1-calls
+    assert_success
+    refute_output --partial "not ok"
+}
+
+@test "03: TODOs 03.2 and 03.6: each launch is one kernel on lab03_grid's blocks (captured), and strided reads whose n x stride passes 2^32 are verified on every route here" {
+    captured csv
+    [[ "$stderr" != *"check failed: TODO 03."[26]* ]] || fail "$(grep -m1 'check failed: TODO 03\.[26]' <<<"$stderr")"
+    assert_equal "$status" 0
+}

@@ -725,3 +725,23 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     run lab05_check_latency "$FIXTURES/lab05-run-1xh200.csv"
     assert_success
 }
+
+@test "05: TODO 05.6 a failing synchronize is returned and nothing timed, inside the timing or after it (unit test, any machine)" {
+    unit_run 05 05.6-sync
+    assert_success
+}
+
+@test "05: TODO 05.7 the setting's GPU is made current even when another GPU was (two GPUs)" {
+    require_gpus 2
+    rows l1
+    assert_equal "$status" 0
+    [[ "$stderr" != *"lab05_set_cache_config("* ]] || fail "$(grep -m1 'lab05_set_cache_config(' <<<"$stderr")"
+    run col verified experiment=preferl1
+    refute_output --partial 0
+}
+
+@test "05: TODO 05.3 the SM copy launches nothing for 0 bytes, else one kernel of 1 to max_blocks blocks of 512 threads (captured, not run)" {
+    rows sm
+    [[ "$stderr" != *"check failed: TODO 05.3"* ]] || fail "$(grep -m1 'check failed: TODO 05.3' <<<"$stderr")"
+    assert_equal "$status" 0
+}

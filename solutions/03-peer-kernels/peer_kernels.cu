@@ -18,6 +18,8 @@
  *   03.4 and 03.6: odd sizes
  * - the launch goes on the caller's stream; its error is returned; checked by: TODOs 03.1, 03.2,
  *   03.4 and 03.5: every variant
+ * - one kernel on lab03_grid(n, LAB03_THREADS, max_blocks) blocks of LAB03_THREADS; checked by:
+ *   TODOs 03.2 and 03.6: each launch is one kernel
  */
 __global__ void scale_kernel(float *__restrict__ dst, const float *__restrict__ src, size_t n)
 {
@@ -105,6 +107,8 @@ cudaError_t lab03_copy_then_compute(const lab03_job *job, cudaStream_t stream)
  *   checked by: TODOs 03.1, 03.2, 03.4 and 03.5: every variant; TODOs 03.2, 03.3, 03.4 and 03.6:
  *   odd sizes
  * - coalesced reads beat strided ones over every link; checked by: TODO 03.6: coalesced reads beat
+ * - any n below 2^31, whatever n x stride; launched on lab03_grid's blocks; checked by: TODOs 03.2
+ *   and 03.6: each launch is one kernel
  */
 __global__ void strided_kernel(float *__restrict__ dst, const float *__restrict__ src,
                                unsigned int n, unsigned int stride)

@@ -116,6 +116,8 @@ cudaError_t launch_count_block_aggregated(unsigned long long *counter, lab04_sha
  *   bit-exact
  * - shared bins merged once per bin after a barrier, and faster than naive atomics; checked by:
  *   TODO 04.6: the privatized histogram is bit-exact
+ * - any n, data 4-byte aligned only, any threads per block; added to what partial holds; checked
+ *   by: TODO 04.6: the privatized histogram is bit-exact
  */
 __global__ void histogram_privatized_kernel(const unsigned char *data, size_t n,
                                             unsigned int *partial)
@@ -162,6 +164,8 @@ cudaError_t launch_histogram_privatized(const unsigned char *data, size_t n,
  *   compiled PTX)
  * - a far atomic takes longer than a local one; checked by: TODO 04.7: an atomic over the host
  *   link
+ * - the next index is the old value's low 32 bits masked with LAB04_CHAIN_SLOTS - 1; checked by:
+ *   TODO 04.7: an atomic over the host link
  */
 __global__ void atomic_chain_kernel(unsigned long long *slots, int steps, int system_scope,
                                     unsigned int *final_index)

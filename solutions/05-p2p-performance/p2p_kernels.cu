@@ -16,6 +16,9 @@
  * - every byte of every size arrives, tails included; checked by: TODO 05.2 and 05.3 the SM copy
  *   moves every byte; TODO 05.3 SM pull and push over P2P
  * - below the link's peak; checked by: TODO 05.2 and 05.3 the SM copy moves every byte
+ * - nothing past the last byte is written; nothing is launched for 0 bytes, else one kernel of 1 to
+ *   max_blocks blocks of LAB05_COPY_THREADS; checked by: TODO 05.2 and 05.3 the SM copy moves every
+ *   byte; TODO 05.3 the SM copy launches nothing
  */
 static __global__ void sm_copy_kernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src,
                                       size_t words, unsigned char *__restrict__ dst_tail,
@@ -75,6 +78,8 @@ cudaError_t lab05_launch_sm_copy(void *dst, const void *src, size_t bytes, int m
  *   chase ends
  * - far loads slower than local ones, within a physical range; checked by: TODO 05.4 the pointer
  *   chase ends
+ * - blocks blocks of one thread; 0 steps leave the cursor where it is; checked by: TODO 05.4 the
+ *   pointer chase ends
  */
 static __global__ void chase_kernel(unsigned long long *cursor, long long steps, int target)
 {
@@ -112,6 +117,9 @@ cudaError_t lab05_launch_chase(unsigned long long *cursor, long long steps, int 
  * - ping's clock starts when round warmup + 1 starts (the GPU's and the host's clock agree on the
  *   round trip); checked by: TODO 05.5 the GPU-CPU ping-pong completes; TODO 05.5 the CPU-GPU
  *   ping-pong completes
+ * - without warm-up rounds (0) the clock starts with round 1; the last kernel's GPU is current
+ *   afterwards; checked by: TODO 05.5 the GPU-CPU ping-pong completes; TODO 05.5 the GPU-GPU ping-
+ *   pong completes
  */
 static __device__ unsigned int wait_for(const volatile unsigned int *flag, unsigned int r,
                                         unsigned long long deadline)

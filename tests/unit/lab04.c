@@ -98,6 +98,29 @@ static void two_threads(void)
     failed |= !ok;
 }
 
+/* busy() for a NULL arg, which the contract allows (arg is only passed on): yes twice. */
+static long no_arg_yes;
+
+static int busy_without_arg(void *arg)
+{
+    return arg == NULL && no_arg_yes-- > 0;
+}
+
+static void null_arg(void)
+{
+    unsigned long long counter = 0;
+    no_arg_yes = 2;
+    const unsigned long long made = cpu_add_while(&counter, 5, busy_without_arg, NULL);
+    const int ok = made == 10 && counter == 10;
+    printf("%s null_arg", ok ? "ok" : "not ok");
+    if (!ok)
+        printf(": cpu_add_while(batch 5, busy yes twice, arg NULL) returned %llu, counter %llu; "
+               "expected 10 and 10 (a NULL arg is allowed: it is only passed to busy)", made,
+               counter);
+    printf("\n");
+    failed |= !ok;
+}
+
 /** @brief Every clause of TODO 04.8's contract. */
 int main(void)
 {
@@ -114,6 +137,7 @@ int main(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
+    null_arg();
     two_threads();
     return failed;
 }

@@ -2,7 +2,8 @@
  * @file lab05.c
  * @brief Unit tests of lab 05's host-side student functions (TODOs 05.1,
  *        05.2, 05.6's and 05.7's error clauses), on any machine: a GPU, when
- *        there is one, is only asked to become current.
+ *        there is one, is only asked to become current and to start (and fail) a
+ *        stream capture.
  *
  * Prints one line per case ("ok NAME" or "not ok NAME: why") and exits 1
  * when any case failed.
@@ -42,6 +43,7 @@ static void per_link_and_lane(void)
     rate_is("nvlink_zero_links", lab05_nvlink_per_link_gbps(600.0, 0), 0.0);
     rate_is("nvlink_negative_links", lab05_nvlink_per_link_gbps(600.0, -3), 0.0);
     rate_is("nvlink_zero_total", lab05_nvlink_per_link_gbps(0.0, 12), 0.0);
+    rate_is("nvlink_negative_total", lab05_nvlink_per_link_gbps(-600.0, 12), 0.0);
     rate_is("nvlink_nan_total", lab05_nvlink_per_link_gbps(NAN, 12), 0.0);
     rate_is("nvlink_infinite_total", lab05_nvlink_per_link_gbps(INFINITY, 12), 0.0);
     rate_is("pcie3_lane", lab05_pcie_lane_gbps(8.0, 128.0 / 130.0), 8.0 * 128.0 / 130.0 / 8.0);
@@ -50,7 +52,10 @@ static void per_link_and_lane(void)
     rate_is("pcie_share_one", lab05_pcie_lane_gbps(16.0, 1.0), 2.0);
     rate_is("pcie_zero_rate", lab05_pcie_lane_gbps(0.0, 0.8), 0.0);
     rate_is("pcie_negative_rate", lab05_pcie_lane_gbps(-8.0, 0.8), 0.0);
+    rate_is("pcie_nan_rate", lab05_pcie_lane_gbps(NAN, 0.8), 0.0);
+    rate_is("pcie_infinite_rate", lab05_pcie_lane_gbps(INFINITY, 0.8), 0.0);
     rate_is("pcie_share_zero", lab05_pcie_lane_gbps(8.0, 0.0), 0.0);
+    rate_is("pcie_share_negative", lab05_pcie_lane_gbps(8.0, -0.8), 0.0);
     rate_is("pcie_share_above_one", lab05_pcie_lane_gbps(8.0, 1.5), 0.0);
     rate_is("pcie_share_nan", lab05_pcie_lane_gbps(8.0, NAN), 0.0);
 }
@@ -100,12 +105,18 @@ static void counted_bytes(void)
     count_case("zero_directions", 4096, 1, 0, 1.0, 25.0, -1, 0, 0);
     count_case("two_directions_one_copy", 4096, 1, 2, 1.0, 25.0, -1, 0, 0);
     count_case("overflow", SIZE_MAX / 2 + 1, 2, 1, 1.0, 25.0, -1, 0, 0);
+    /* 3 x (2^63 + 1) wraps to 2^63 + 3: above bytes, so "product < bytes" misses it. */
+    count_case("overflow_wraps_above_bytes", SIZE_MAX / 2 + 2, 3, 1, 1.0, 25.0, -1, 0, 0);
+    count_case("product_is_size_max", SIZE_MAX / 3, 3, 1, 1e6, 25.0, 0,
+               (double)SIZE_MAX / 1e9, 25.0);
+    count_case("negative_directions", 4096, 2, -1, 1.0, 25.0, -1, 0, 0);
     count_case("zero_time", 4096, 1, 1, 0.0, 25.0, -1, 0, 0);
     count_case("negative_time", 4096, 1, 1, -1.0, 25.0, -1, 0, 0);
     count_case("nan_time", 4096, 1, 1, NAN, 25.0, -1, 0, 0);
     count_case("infinite_time", 4096, 1, 1, INFINITY, 25.0, -1, 0, 0);
     count_case("negative_peak", 4096, 1, 1, 1.0, -25.0, -1, 0, 0);
     count_case("nan_peak", 4096, 1, 1, 1.0, NAN, -1, 0, 0);
+    count_case("infinite_peak", 4096, 1, 1, 1.0, INFINITY, -1, 0, 0);
     count_case("several_faults", 0, 0, 3, -1.0, NAN, -1, 0, 0);
 }
 
@@ -137,6 +148,64 @@ static void host_timer_errors(void)
     }
 }
 
+static cudaError_t quiet_enqueue(cudaStream_t stream, void *arg)
+{
+    (void)stream;
+    (void)arg;
+    calls++;
+    return cudaSuccess;
+}
+
+/* A stream whose cudaStreamSynchronize fails, though nothing was queued: on a GPU a stream that
+ * is capturing (synchronizing it is not allowed), else the default stream (no device to
+ * synchronize). NULL in *stream: the default stream. */
+static void failing_sync_stream(cudaStream_t *stream)
+{
+    *stream = NULL;
+    if (cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaStreamBeginCapture(*stream, cudaStreamCaptureModeRelaxed) != cudaSuccess) {
+        if (*stream != NULL)
+            (void)cudaStreamDestroy(*stream);
+        *stream = NULL;
+    }
+    (void)cudaGetLastError();
+}
+
+static void end_failing_sync_stream(cudaStream_t stream)
+{
+    cudaGraph_t graph = NULL;
+    if (stream != NULL) {
+        (void)cudaStreamEndCapture(stream, &graph); /* the capture was invalidated */
+        if (graph != NULL)
+            (void)cudaGraphDestroy(graph);
+        (void)cudaStreamDestroy(stream);
+    }
+    (void)cudaGetLastError();
+}
+
+/* TODO 05.6: the enqueue succeeds, the synchronize fails: its error is returned, with and
+ * without the synchronize in the timing, and nothing is timed. */
+static void host_timer_sync_errors(void)
+{
+    for (int sync = 0; sync < 2; sync++) {
+        double us = -7.0;
+        cudaStream_t stream;
+        failing_sync_stream(&stream);
+        calls = 0;
+        const cudaError_t err = lab05_time_on_host(quiet_enqueue, NULL, stream, sync != 0, &us);
+        end_failing_sync_stream(stream);
+        const int ok = err != cudaSuccess && us == -7.0 && calls == 1;
+        printf("%s %s", ok ? "ok" : "not ok", sync ? "host_timer_sync_fails"
+                                                   : "host_timer_nosync_sync_fails");
+        if (!ok)
+            printf(": with an enqueue that succeeds and a cudaStreamSynchronize that fails, "
+                   "returned %s (want the synchronize's error), *us %g (want it untouched), "
+                   "enqueue called %d times (want 1)", cudaGetErrorName(err), us, calls);
+        printf("\n");
+        failed |= !ok;
+    }
+}
+
 /* TODO 05.7: a GPU that does not exist cannot be made current: its error is
  * returned, not the setting applied to whichever GPU is current (with no
  * GPU every call fails; with one, only a checked cudaSetDevice does). */
@@ -156,13 +225,15 @@ static void cache_config_errors(void)
 
 /**
  * @brief Every host-side clause of TODOs 05.1, 05.2, 05.6 and 05.7 that
- *        needs no GPU; with an argument (05.1, 05.2, 05.6 or 05.7) only that
- *        TODO's cases.
+ *        needs no GPU; with an argument (05.1, 05.2, 05.6, 05.6-sync or 05.7)
+ *        only that group's cases.
  */
 int main(int argc, char **argv)
 {
     static const unit_group groups[] = {{"05.1", per_link_and_lane}, {"05.2", counted_bytes},
-                                        {"05.6", host_timer_errors}, {"05.7", cache_config_errors}};
+                                        {"05.6", host_timer_errors},
+                                        {"05.6-sync", host_timer_sync_errors},
+                                        {"05.7", cache_config_errors}};
     if (unit_run_groups(groups, sizeof groups / sizeof groups[0], argc, argv) == 0)
         return 2;
     return failed;

@@ -41,9 +41,9 @@ typedef struct lab03_job {
  *
  * Returns cudaErrorInvalidDevice and changes nothing when @p a or @p b is negative or they are
  * equal; else the first error of lab_peer_access. The current device is unspecified afterwards.
- * Checked: lab_peer_access_is_on() for both directions after each call (tests/unit/lab03.c checks
- * the arguments on any machine); then a pull (a's loads from b) and a push (b's stores into a) run
- * and verify.
+ * Checked: lab_peer_access_is_on() for both directions after each call (tests/unit/lab03.c checks,
+ * on any machine, the arguments, and, standing in for lab_peer_access, the calls made and which
+ * error is returned); then a pull (a's loads from b) and a push (b's stores into a) run and verify.
  */
 cudaError_t lab03_peer_both(int a, int b, bool on);
 
@@ -64,7 +64,8 @@ int lab03_grid(size_t n, int threads, int max_blocks);
  *
  * Any n >= 1, any grid: the loop covers what the grid does not; no thread touches an element at or
  * past n. Either pointer may be far. Returns the launch's status. Checked at sizes and grids that
- * leave partial warps and blocks (n = 1, 31, 257, 1000003; 1, 3 or 7 blocks) on every route.
+ * leave partial warps and blocks (n = 1, 31, 257, 1000003; 1, 3 or 7 blocks) on every route, and
+ * each launch's grid and block, captured without running it.
  */
 cudaError_t lab03_launch_scale(float *dst, const float *src, size_t n, int max_blocks,
                                cudaStream_t stream);
@@ -96,7 +97,8 @@ cudaError_t lab03_copy_then_compute(const lab03_job *job, cudaStream_t stream);
  *
  * Needs stride >= 1, n a multiple of stride, 1 <= n < 2^31 (32-bit index arithmetic, as cheap as
  * the access it measures). Returns the launch's status. Checked at strides 1 ... 64 and odd shapes
- * (259 floats, stride 7, one block).
+ * (259 floats, stride 7, one block), at n x stride beyond 2^32 (983040 floats, stride 8192), at one
+ * row (stride n), and for each launch's grid and block, captured without running it.
  */
 cudaError_t lab03_launch_strided(float *dst, const float *src, unsigned int n,
                                  unsigned int stride, int max_blocks, cudaStream_t stream);

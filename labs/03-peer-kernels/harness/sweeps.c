@@ -293,30 +293,39 @@ static task make_task(int r, int v, size_t n, int blocks, unsigned int stride, c
     return t;
 }
 
+/* Run @p t once (plan NULL) or timed, and verify it: 1 when its result is right. */
+static int execute(const char *key, const char *variant, int r, task *t, const lab_plan *plan,
+                   lab_timing *timing)
+{
+    char what[128];
+    const size_t n = t->job.n;
+    const int gpu = t->job.near_dev != st.a; /* 1: GPU b runs it (peer push) */
+    poison(t->result, n);
+    poison(&stage_a, n); /* a copy left out must not find old data */
+    CUDA_CHECK(cudaSetDevice(t->job.near_dev));
+    CUDA_CHECK(plan ? lab_time_work(streams[gpu], plan, run, t, timing) : run(streams[gpu], t));
+    CUDA_CHECK(cudaStreamSynchronize(streams[gpu]));
+    snprintf(what, sizeof what, "%s %s, %s route, %zu floats", key, variant,
+             lab_route_name(routes[r]), n);
+    return verify(t->result, t->want, n, what);
+}
+
 /* Run @p t once (plan NULL) or timed, verify it, and emit its row (src: where the source is,
  * dst: where the result is). */
 static lab_row *run_task(lab_ctx *ctx, const char *key, const char *variant, int r, task t,
                          const lab_plan *plan)
 {
     lab_timing timing;
-    char what[128];
     const size_t n = t.job.n;
-    const int gpu = t.job.near_dev != st.a; /* 1: GPU b runs it (peer push) */
     const bool push = t.fn == lab03_push;
-    poison(t.result, n);
-    poison(&stage_a, n); /* a copy left out must not find old data */
-    CUDA_CHECK(cudaSetDevice(t.job.near_dev));
-    CUDA_CHECK(plan ? lab_time_work(streams[gpu], plan, run, &t, &timing) : run(streams[gpu], &t));
-    CUDA_CHECK(cudaStreamSynchronize(streams[gpu]));
-    snprintf(what, sizeof what, "%s %s, %s route, %zu floats", key, variant,
-             lab_route_name(routes[r]), n);
+    const int verified = execute(key, variant, r, &t, plan, &timing);
     lab_row row = lab_row_empty(key, variant);
     lab_row_set(row.route, sizeof row.route, "%s", lab_route_name(routes[r]));
     row.src = push ? t.job.near_dev : t.job.far_dev;
     row.dst = push ? t.result->far_dev : t.job.near_dev;
     row.bytes = n * sizeof(float);
     row.count = (long)n;
-    row.verified = verify(t.result, t.want, n, what);
+    row.verified = verified;
     if (plan != NULL) {
         row.us = timing.us;
         row.gbps = lab_gbps((double)row.bytes, timing.us.median / 1000.0);
@@ -357,6 +366,78 @@ static const struct { size_t n; int blocks; } shapes[] = {
 static const struct { unsigned int n, stride; int blocks; } strided_shapes[] = {
     {259, 7, 1}, {64 * 1001, 64, 3}, {999999, 3, 0}};
 
+/** One launch of TODO 03.2 or 03.6 whose shape is checked (captured, not run). */
+typedef struct launch_call {
+    bool strided;       /**< lab03_launch_strided (stride 1), else lab03_launch_scale */
+    size_t n;           /**< elements */
+    int max_blocks;     /**< the cap passed */
+} launch_call;
+
+static const launch_call launch_calls[] = {
+    {false, 1, 1024}, {false, 1000, 3}, {false, BOUNDS_FLOATS, 1 << 20}, {false, BOUNDS_FLOATS, 7},
+    {true, 1, 1024},  {true, 1000, 3},  {true, BOUNDS_FLOATS, 1 << 20},  {true, BOUNDS_FLOATS, 7},
+};
+
+static cudaError_t launch_work(cudaStream_t stream, void *arg)
+{
+    const launch_call *c = arg;
+    if (c->strided)
+        return lab03_launch_strided(dst_a.ptr, src_a.ptr, (unsigned int)c->n, 1, c->max_blocks,
+                                    stream);
+    return lab03_launch_scale(dst_a.ptr, src_a.ptr, c->n, c->max_blocks, stream);
+}
+
+/* Each launch above enqueues one kernel of lab03_grid(n, LAB03_THREADS, max_blocks) blocks of
+ * LAB03_THREADS threads: 0, or LAB_EXIT_FAIL after saying which did not. */
+static int check_launches(lab_ctx *ctx)
+{
+    int status = 0;
+    CUDA_CHECK(cudaSetDevice(st.a));
+    for (size_t i = 0; i < sizeof launch_calls / sizeof launch_calls[0]; i++) {
+        const launch_call *c = &launch_calls[i];
+        const int want = lab03_grid(c->n, LAB03_THREADS, c->max_blocks);
+        lab_launches seen;
+        const cudaError_t err = lab_capture_launches(launch_work, (void *)c, &seen);
+        const bool ok = err == cudaSuccess && seen.kernels == 1 && seen.grid.x == (unsigned)want &&
+                        seen.grid.y == 1 && seen.grid.z == 1 && seen.block.x == LAB03_THREADS &&
+                        seen.block.y == 1 && seen.block.z == 1;
+        status |= lab_check(ctx, ok, "TODO %s: %s(n = %zu, max_blocks = %d) returned %s and "
+                            "launched %d kernel(s), the first on %u x %u x %u blocks of %u x %u "
+                            "x %u threads; the contract: one kernel on lab03_grid's %d blocks of "
+                            "%d", c->strided ? "03.6" : "03.2", c->strided ?
+                            "lab03_launch_strided" : "lab03_launch_scale", c->n, c->max_blocks,
+                            cudaGetErrorName(err), seen.kernels, seen.grid.x, seen.grid.y,
+                            seen.grid.z, seen.block.x, seen.block.y, seen.block.z, want,
+                            LAB03_THREADS);
+    }
+    return status ? LAB_EXIT_FAIL : 0;
+}
+
+/* Strided shapes no row shows: n x stride beyond 2^32 (the read index must not be formed from
+ * t x stride in 32 bits; n + 2^32 / n stays inside the buffers), and one row of stride n. */
+static const struct { unsigned int n, stride; } edge_shapes[] = {{120u * 8192u, 8192u},
+                                                                  {4096u, 4096u}};
+
+/* The edge shapes on every route here, checked but not recorded: 0, or LAB_EXIT_FAIL after
+ * saying which failed. */
+static int check_edges(lab_ctx *ctx, const bool *ready, float *ref)
+{
+    int status = 0;
+    for (size_t s = 0; s < sizeof edge_shapes / sizeof edge_shapes[0]; s++) {
+        const unsigned int n = edge_shapes[s].n, stride = edge_shapes[s].stride;
+        strided_want(ref, host_src.host, n, stride);
+        for (int r = 0; r < ROUTES; r++) {
+            if (!ready[r])
+                continue;
+            task t = make_task(r, STRIDED, n, 0, stride, ref);
+            status |= lab_check(ctx, execute("bounds", "strided", r, &t, NULL, NULL),
+                                "TODO 03.6: the strided kernel at %u floats, stride %u, on the %s "
+                                "route", n, stride, lab_route_name(routes[r]));
+        }
+    }
+    return status ? LAB_EXIT_FAIL : 0;
+}
+
 static int run_bounds(lab_ctx *ctx)
 {
     bool ready[ROUTES];
@@ -380,8 +461,9 @@ static int run_bounds(lab_ctx *ctx)
             lab_row_set(row->mode, sizeof row->mode, "stride_%u_grid_%d", stride, blocks);
         }
     }
+    const int edges = check_edges(ctx, ready, ref) | check_launches(ctx);
     free(ref);
-    return ready[PEER] && peer_access(ctx, false) != 0 ? LAB_EXIT_FAIL : status;
+    return (ready[PEER] && peer_access(ctx, false) != 0) || edges ? LAB_EXIT_FAIL : status;
 }
 
 static int run_stride(lab_ctx *ctx)

@@ -78,7 +78,8 @@ cudaError_t launch_count_block_aggregated(unsigned long long *counter, lab04_sha
  *        memory, added to, never overwritten. Each block counts into a __shared__ histogram with
  *        block-scope atomics, then adds each non-zero bin to @p partial with one device-scope
  *        atomic; any threads per block work. Checked: bit-exact against the host's histogram on
- *        every route.
+ *        every route; on one GPU also at tails of 1 to 3 bytes, on data 4 bytes past a 16-byte
+ *        boundary, with odd blocks, and onto bins that hold counts already.
  */
 cudaError_t launch_histogram_privatized(const unsigned char *data, size_t n,
                                         unsigned int *partial, lab04_shape shape,
@@ -90,7 +91,8 @@ cudaError_t launch_histogram_privatized(const unsigned char *data, size_t n,
  *        else atomicAdd) and take the next index from the low 32 bits of the old value returned,
  *        masked with LAB04_CHAIN_SLOTS - 1; then *final_index = index. No atomic can start before
  *        the one before returned, so the chain's time over its length is one atomic's latency.
- *        Checked: the final index and every slot's visits against the host's replay.
+ *        Checked: the final index and every slot's visits against the host's replay; the links
+ *        carry bits above the slot index, which the mask removes.
  */
 cudaError_t launch_atomic_chain(unsigned long long *slots, int steps, int system_scope,
                                 unsigned int *final_index, cudaStream_t stream);
@@ -137,8 +139,8 @@ static inline void lab04_step(span_work work, void *arg, int dev, cudaStream_t s
  *        current, make stream_a wait for done_b, run finish_a, record timer_a.stop. Only then
  *        synchronize both streams. Returns the milliseconds between the events: both GPUs'
  *        concurrent work. Steps run through lab04_step(); CUDA failures exit 1 (CUDA_CHECK); a is
- *        current afterwards. Checked: the two-GPU counters and histogram count exactly, and their
- *        times cover b's work.
+ *        current afterwards. Checked: the two-GPU counters and histogram count exactly, their
+ *        times cover b's work, and a is current after every run.
  */
 float span_run(lab04_pair *pair, const span_plan *plan);
 

@@ -166,6 +166,21 @@ static float run_on_a(lab04_pair *pair, const span_plan *plan)
     return ms;
 }
 
+/* TODO 04.1 on two GPUs: span_run, which leaves GPU a current (checked: a run that goes on
+ * with another GPU current is no longer the run the harness set up). */
+static float span_run_checked(lab04_pair *pair, const span_plan *plan)
+{
+    int current = -1;
+    const float ms = span_run(pair, plan);
+    CUDA_CHECK(cudaGetDevice(&current));
+    if (current != pair->a) {
+        fprintf(stderr, "04-peer-atomics: error: TODO 04.1: span_run returned with GPU %d "
+                "current; its contract leaves GPU a (%d) current\n", current, pair->a);
+        exit(LAB_EXIT_FAIL);
+    }
+    return ms;
+}
+
 void lab04_repeat(lab04_pair *pair, const span_plan *plan, int (*check)(void *arg),
                   lab04_runs *out)
 {
@@ -173,7 +188,7 @@ void lab04_repeat(lab04_pair *pair, const span_plan *plan, int (*check)(void *ar
     out->wrong = 0;
     out->first_wrong = -1;
     for (int run = 0; run <= out->reps; run++) { /* run 0 is the warm-up */
-        float ms = pair->b >= 0 ? span_run(pair, plan) : run_on_a(pair, plan);
+        float ms = pair->b >= 0 ? span_run_checked(pair, plan) : run_on_a(pair, plan);
         if (!check(plan->arg) && out->wrong++ == 0)
             out->first_wrong = run;
         if (run > 0)

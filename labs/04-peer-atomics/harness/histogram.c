@@ -116,6 +116,51 @@ static int run_variant(lab_ctx *ctx, const char *key, hist_job *h, lab_route rou
                      h->wrong, runs.first_wrong, h->privatized ? " (TODO 04.6)" : "");
 }
 
+/** An input no row shows: @p n bytes from @p offset of a's data (0: all of it but the first
+ *  @p offset and the last byte), with blocks and threads of its own (0 blocks: the run's
+ *  shape). One that does not fit the input (--hist-size is at least 64 bytes) is left out. */
+typedef struct hist_edge {
+    size_t offset;     /**< bytes from the start: 4 is 4-byte aligned, not 16 */
+    size_t n;          /**< bytes counted */
+    lab04_shape shape; /**< the launch */
+} hist_edge;
+
+/* Tails of 1 to 3 bytes, data 4 bytes past a 16-byte boundary, one or a few blocks of odd
+ * sizes, and nearly the whole input; the bins hold counts already (added to, not overwritten). */
+static const hist_edge edges[] = {
+    {0, 1, {1, 33, 0}},    {0, 3, {2, 33, 0}},        {4, 59, {1, 244, 0}},
+    {0, 4099, {3, 64, 0}}, {4, 65537, {5, 1024, 0}}, {4, 0, {0, 0, 0}},
+};
+
+/* One edge on a: launch_histogram_privatized onto bins that start at seeded counts, against the
+ * host's count. 0, or LAB_EXIT_FAIL after saying which bin differs. */
+static int check_edge(lab_ctx *ctx, const hist_job *h, const unsigned char *host,
+                      const hist_edge *e)
+{
+    const size_t n = e->n ? e->n : h->n_a - e->offset - 1;
+    const lab04_shape shape = e->shape.blocks ? e->shape : h->shape;
+    unsigned int before[LAB04_BINS], want[LAB04_BINS], got[LAB04_BINS];
+    if (e->offset + n > h->n_a)
+        return 0;
+    for (int bin = 0; bin < LAB04_BINS; bin++)
+        want[bin] = before[bin] = 1000u + 7u * (unsigned int)bin;
+    for (size_t i = 0; i < n; i++)
+        want[host[e->offset + i]]++;
+    CUDA_CHECK(cudaSetDevice(h->pair->a));
+    CUDA_CHECK(cudaMemcpy(h->partial_a, before, bin_bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(launch_histogram_privatized(h->data_a + e->offset, n, h->partial_a, shape,
+                                           h->pair->stream_a));
+    CUDA_CHECK(cudaStreamSynchronize(h->pair->stream_a));
+    CUDA_CHECK(cudaMemcpy(got, h->partial_a, bin_bytes, cudaMemcpyDeviceToHost));
+    for (int bin = 0; bin < LAB04_BINS; bin++)
+        if (got[bin] != want[bin])
+            return lab_check(ctx, 0, "TODO 04.6: launch_histogram_privatized over %zu bytes at "
+                             "offset %zu (%d blocks of %d threads), its bins holding counts "
+                             "already: bin %d holds %u, expected %u", n, e->offset,
+                             shape.blocks, shape.threads, bin, got[bin], want[bin]);
+    return 0;
+}
+
 static unsigned char *upload(int dev, const unsigned char *host, size_t n)
 {
     unsigned char *dev_ptr = NULL;
@@ -126,7 +171,8 @@ static unsigned char *upload(int dev, const unsigned char *host, size_t n)
 }
 
 /* Both variants at one place: the seeded bytes on a, or two GPUs' halves (a's in whole
- * words), checked against the host's histogram of them. */
+ * words), checked against the host's histogram of them; on one GPU the privatized kernel at
+ * the edges first. */
 int lab04_histograms_at(lab_ctx *ctx, lab04_pair *pair, lab_route route)
 {
     const lab04_state *s = ctx->lab;
@@ -146,8 +192,10 @@ int lab04_histograms_at(lab_ctx *ctx, lab04_pair *pair, lab_route route)
         CUDA_CHECK(cudaMalloc((void **)&h.partial_b, bin_bytes));
     }
     h.data_a = upload(pair->a, host, h.n_a);
-    free(host);
     CUDA_CHECK(cudaMalloc((void **)&h.partial_a, bin_bytes));
+    for (size_t e = 0; !two && e < sizeof edges / sizeof edges[0]; e++)
+        status |= check_edge(ctx, &h, host, &edges[e]);
+    free(host);
     if (two)
         CUDA_CHECK(cudaMalloc((void **)&h.landing_a, bin_bytes));
     CUDA_CHECK(lab_far_alloc(&h.hist, route, two ? pair->b : pair->a, pair->a, bin_bytes));

@@ -26,10 +26,14 @@ typedef struct chain_job {
 } chain_job;
 
 /* Sattolo's shuffle: a permutation that is one cycle, so a walk visits
- * every slot before it comes back; then the host replays one walk. */
+ * every slot before it comes back; then the host replays one walk. Each link
+ * carries seeded bits above the slot index in its low 32 bits, which the
+ * contract's mask (LAB04_CHAIN_SLOTS - 1) removes: a walk without it leaves
+ * the slots. */
 static void make_chain(chain_job *c, uint64_t seed)
 {
     uint64_t state = seed ^ 0x5eed0f1a7e9c4a11ULL;
+    const unsigned long long mask = LAB04_CHAIN_SLOTS - 1u;
     for (unsigned int i = 0; i < LAB04_CHAIN_SLOTS; i++)
         c->initial[i] = i;
     for (unsigned int i = LAB04_CHAIN_SLOTS - 1; i > 0; i--) {
@@ -38,10 +42,12 @@ static void make_chain(chain_job *c, uint64_t seed)
         c->initial[i] = c->initial[j];
         c->initial[j] = t;
     }
+    for (unsigned int i = 0; i < LAB04_CHAIN_SLOTS; i++)
+        c->initial[i] |= lab_rng_next(&state) & 0xffffffffULL & ~mask;
     unsigned int index = 0;
     for (int s = 0; s < c->steps; s++) {
         c->visits[index]++;
-        index = (unsigned int)c->initial[index];
+        index = (unsigned int)(c->initial[index] & mask);
     }
     c->final_index = index;
 }

@@ -11,6 +11,7 @@
  *   04.1: two GPUs with system-scope atomics
  * - both streams are waited for before the elapsed time is read; checked by: TODO 04.1: two GPUs
  *   with system-scope atomics; TODO 04.6 with 04.1 and 04.5
+ * - GPU a is current afterwards; checked by: TODO 04.1: two GPUs with system-scope atomics
  */
 float span_run(lab04_pair *pair, const span_plan *plan)
 {
@@ -42,6 +43,8 @@ cudaError_t gather_peer(void *dst, int dst_dev, const void *src, int src_dev, si
  *   with one atomic per increment
  * - a NULL counter, a NULL busy or batch 0 make no call and return 0; checked by: TODO 04.8 the
  *   CPU adds with one atomic per increment
+ * - a NULL arg is allowed: it is only passed to busy; checked by: TODO 04.8 the CPU adds with one
+ *   atomic per increment
  */
 unsigned long long cpu_add_while(unsigned long long *counter, unsigned long long batch,
                                  lab04_busy_fn busy, void *arg)

@@ -59,9 +59,56 @@ int lab05_run_ce_bandwidth(lab_ctx *ctx)
     return 0;
 }
 
+/** One call of TODO 05.3's launcher whose shape is checked (captured, not run). */
+typedef struct copy_call {
+    void *dst;         /**< GPU a's destination buffer */
+    const void *src;   /**< and its source */
+    size_t bytes;      /**< bytes asked for */
+    int max_blocks;    /**< the cap passed */
+} copy_call;
+
+static cudaError_t copy_call_work(cudaStream_t stream, void *arg)
+{
+    const copy_call *c = arg;
+    return lab05_launch_sm_copy(c->dst, c->src, c->bytes, c->max_blocks, stream);
+}
+
+/* The SM copy's launch on GPU a, captured, not run: nothing for 0 bytes (allowed), else one
+ * kernel of 1 to max_blocks blocks of LAB05_COPY_THREADS threads, at sizes a tail alone, an odd
+ * size, and one that the cap must cut. 0, or LAB_EXIT_FAIL after saying which call did not. */
+static int check_copy_launches(lab_ctx *ctx)
+{
+    const lab05 *L = ctx->lab;
+    static const size_t sizes[] = {0, 4, 1000003, (size_t)16 << 20};
+    const int caps[] = {1, 3, L->gpu[L->a].blocks};
+    int status = 0;
+    CUDA_CHECK(cudaSetDevice(L->a));
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (size_t k = 0; k < sizeof caps / sizeof caps[0]; k++) {
+            copy_call call = {L->gpu[L->a].dst, L->gpu[L->a].src, sizes[s], caps[k]};
+            lab_launches seen;
+            const cudaError_t err = lab_capture_launches(copy_call_work, &call, &seen);
+            const bool shaped = seen.kernels == 1 && seen.grid.x >= 1 &&
+                                seen.grid.x <= (unsigned)caps[k] && seen.grid.y == 1 &&
+                                seen.grid.z == 1 && seen.block.x == LAB05_COPY_THREADS &&
+                                seen.block.y == 1 && seen.block.z == 1;
+            status |= lab_check(ctx, err == cudaSuccess && (sizes[s] ? shaped : !seen.kernels),
+                                "TODO 05.3: lab05_launch_sm_copy(%zu bytes, max_blocks %d) "
+                                "returned %s and launched %d kernel(s), the first on %u x %u x "
+                                "%u blocks of %u x %u x %u threads; the contract: %s", sizes[s],
+                                caps[k], cudaGetErrorName(err), seen.kernels, seen.grid.x,
+                                seen.grid.y, seen.grid.z, seen.block.x, seen.block.y,
+                                seen.block.z, sizes[s] ? "one kernel of at least one and at "
+                                "most max_blocks blocks of LAB05_COPY_THREADS (512) threads"
+                                : "nothing launched for 0 bytes");
+        }
+    return status ? LAB_EXIT_FAIL : 0;
+}
+
 int lab05_run_sm_bandwidth(lab_ctx *ctx)
 {
     const lab05 *L = ctx->lab;
+    const int status = check_copy_launches(ctx);
     for (int p = 0; p < L->npairs; p++) {
         const int a = L->pairs[2 * p], b = L->pairs[2 * p + 1];
         if (!lab_links_pair(&L->links, a, b)->p2p)
@@ -71,9 +118,9 @@ int lab05_run_sm_bandwidth(lab_ctx *ctx)
         pair_sweeps(ctx, "sm_bandwidth", LAB05_SM_PUSH, a, b, LAB_ROUTE_PEER);
     }
     if (L->hsrc.ptr == NULL)
-        return 0;
+        return status;
     /* Zero-copy: GPU a's kernel reads host memory (pull) or writes it (push). */
     sweep(ctx, "sm_bandwidth", LAB05_SM_PULL, -1, L->a, LAB_ROUTE_HOST, "one_way");
     sweep(ctx, "sm_bandwidth", LAB05_SM_PUSH, L->a, -1, LAB_ROUTE_HOST, "one_way");
-    return 0;
+    return status;
 }

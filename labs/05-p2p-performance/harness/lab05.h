@@ -73,6 +73,7 @@ typedef struct lab05_xfer {
     const unsigned char *ref; /**< what the destination must hold afterwards */
     size_t bytes;             /**< bytes to move */
     int blocks;               /**< SM copy: blocks that fill the GPU that runs it */
+    size_t guard;             /**< SM copy: bytes after the destination that must stay cleared */
 } lab05_xfer;
 
 /** @brief Transfers timed together, one stream each. */
@@ -99,9 +100,10 @@ cudaStream_t lab05_xfer_stream(const lab05_xfer *t);
 cudaError_t lab05_xfer_enqueue(const lab05_xfer *t, cudaStream_t stream);
 /** @brief Zero @p bytes at @p ptr on GPU @p dev and wait. */
 void lab05_zero(int dev, void *ptr, size_t bytes);
-/** @brief Zero the destination and wait. */
+/** @brief Zero the destination, and its guard, and wait. */
 void lab05_xfer_clear(const lab05_xfer *t);
-/** @brief 1 when the destination holds the source data, else 0 (printing the first difference). */
+/** @brief 1 when the destination holds the source data and its guard is still zero, else 0
+ *         (printing the first difference). */
 int lab05_xfer_verify(const lab05 *L, const lab05_xfer *t);
 /** @brief Peer access a <-> b on or off (both directions), checked. */
 void lab05_set_peer(int a, int b, bool on);

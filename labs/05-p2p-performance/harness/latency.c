@@ -106,6 +106,32 @@ static cudaError_t chase_work(cudaStream_t stream, void *arg)
     return lab05_launch_chase(r->cursor, r->steps, target, r->blocks, stream);
 }
 
+/* A chase of 0 steps (allowed) makes no load: 1 when it left the cursor at @p start, and a
+ * launch is r->blocks blocks of one thread (captured, not run: the block that works picks the
+ * SM). */
+static int chase_edges_ok(lab_ctx *ctx, chase_run *r, unsigned long long start,
+                          cudaStream_t stream)
+{
+    unsigned long long after = 0;
+    lab_launches seen;
+    const cudaError_t err = lab_capture_launches(chase_work, r, &seen);
+    r->calls = 0;
+    const int shaped = lab_check(ctx, err == cudaSuccess && seen.kernels == 1 &&
+                                 seen.grid.x == (unsigned)r->blocks && seen.grid.y == 1 &&
+                                 seen.grid.z == 1 && seen.block.x == 1 && seen.block.y == 1 &&
+                                 seen.block.z == 1, "TODO 05.4: lab05_launch_chase(blocks %d) "
+                                 "returned %s and launched %d kernel(s), the first on %u blocks "
+                                 "of %u threads; the contract: one kernel of %d blocks of one "
+                                 "thread", r->blocks, cudaGetErrorName(err), seen.kernels,
+                                 seen.grid.x, seen.block.x * seen.block.y * seen.block.z,
+                                 r->blocks) == 0;
+    CUDA_CHECK(lab05_launch_chase(r->cursor, 0, 0, r->blocks, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    CUDA_CHECK(cudaMemcpy(&after, r->cursor, sizeof after, cudaMemcpyDeviceToHost));
+    return lab_check(ctx, after == start, "TODO 05.4: a chase of 0 steps moved the cursor from "
+                     "0x%llx to 0x%llx", start, after) == 0 && shaped;
+}
+
 /* GPU @p reader follows the chain at @p base (owned by GPU @p owner, -1: the host). */
 static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route route,
                   const void *base_ptr)
@@ -121,6 +147,7 @@ static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route
     CUDA_CHECK(cudaMalloc((void **)&r.cursor, sizeof got));
     CUDA_CHECK(cudaMemcpy(r.cursor, &got, sizeof got, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const int edges_ok = chase_edges_ok(ctx, &r, got, stream);
     const lab_plan plan = {1, L->reps, 1, false};
     CUDA_CHECK(lab_time_work(stream, &plan, chase_work, &r, &timing));
     CUDA_CHECK(cudaMemcpy(&got, r.cursor, sizeof got, cudaMemcpyDeviceToHost));
@@ -143,7 +170,7 @@ static void chase(lab_ctx *ctx, const chain *c, int reader, int owner, lab_route
     row.us.max /= (double)r.steps;
     row.us.mean /= (double)r.steps;
     row.verified = lab_check(ctx, got == want, "TODO 05.4: the chase on GPU %d ended at 0x%llx, "
-                             "the chain says 0x%llx", reader, got, want) == 0;
+                             "the chain says 0x%llx", reader, got, want) == 0 && edges_ok;
     lab_emit(ctx, &row);
 }
 
@@ -293,7 +320,9 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
         lab05_zero(pp->ping_dev, pp->ping_result, sizeof ping);
     if (pp->pong_dev >= 0)
         lab05_zero(pp->pong_dev, pp->pong_result, sizeof pong);
+    int current = -1;
     CUDA_CHECK(lab05_launch_pingpong(pp));
+    CUDA_CHECK(cudaGetDevice(&current));
     if (host_pings || pp->pong_dev < 0) { /* the host plays its side while the kernel runs */
         lab05_pingpong_result *host = host_pings ? &ping : &pong;
         host->failed_round = host_side(run->host_flags[0], run->host_flags[1], host_pings,
@@ -324,7 +353,10 @@ static int pingpong_once(lab_ctx *ctx, const pingpong_run *run, double *us)
                   "ping-pong %s: ping's clock reads %.3f ms for the %d timed rounds, the host's "
                   "%.3f ms: ping's clock must cover exactly the timed rounds, from the start of "
                   "round %d", run->variant, (double)ping.elapsed_ns / 1e6, pp->rounds,
-                  host_s * 1e3, pp->warmup + 1))
+                  host_s * 1e3, pp->warmup + 1) ||
+        lab_check(ctx, current == (host_pings ? pp->pong_dev : pp->ping_dev), "TODO 05.5: "
+                  "lab05_launch_pingpong left GPU %d current, not the GPU of the last kernel it "
+                  "launched (%d)", current, host_pings ? pp->pong_dev : pp->ping_dev))
         return -1;
     *us = (double)ping.elapsed_ns / 2.0 / (double)pp->rounds / 1e3;
     return 0;
@@ -397,8 +429,10 @@ static void pingpong_peer(lab_ctx *ctx, int a, int b, int rounds)
 }
 
 /* GPU a and the CPU, both flags in pinned host memory: the GPU pings and the CPU answers, then
- * the CPU pings (its clock keeps the time) and the pong kernel answers. */
-static void pingpong_host(lab_ctx *ctx, int a, int rounds)
+ * the CPU pings (its clock keeps the time) and the pong kernel answers. First, checked but not
+ * recorded, the GPU pings with no warm-up (allowed): its clock starts with round 1. Returns 0, or
+ * LAB_EXIT_FAIL when that check failed. */
+static int pingpong_host(lab_ctx *ctx, int a, int rounds)
 {
     lab_far far;
     lab05_pingpong_result *res = NULL;
@@ -411,6 +445,11 @@ static void pingpong_host(lab_ctx *ctx, int a, int rounds)
     pingpong_run run = {{a, stream, -1, NULL, dev_flags, dev_flags + 64, 100, rounds,
                          PINGPONG_TIMEOUT_NS, res, NULL}, {-1, -1},
                         {host_flags, host_flags + 64}, "gpu_cpu"};
+    pingpong_run unwarmed = run;
+    double one_way = 0.0;
+    unwarmed.pp.warmup = 0;
+    unwarmed.pp.rounds = 200;
+    const int status = pingpong_once(ctx, &unwarmed, &one_way) < 0 ? LAB_EXIT_FAIL : 0;
     (void)pingpong_row(ctx, &run, "flags in pinned host memory: the GPU's stores and polls cross "
                        "the link; the CPU answers");
     run.pp = (lab05_pingpong){-1, NULL, a, stream, dev_flags, dev_flags + 64, 100, rounds,
@@ -422,6 +461,7 @@ static void pingpong_host(lab_ctx *ctx, int a, int rounds)
     CUDA_CHECK(cudaStreamDestroy(stream));
     CUDA_CHECK(cudaFree(res));
     lab_far_free(&far);
+    return status;
 }
 
 int lab05_run_pingpong(lab_ctx *ctx)
@@ -435,7 +475,5 @@ int lab05_run_pingpong(lab_ctx *ctx)
         lab05_set_peer(a, b, true);
         pingpong_peer(ctx, a, b, rounds);
     }
-    if (L->hsrc.ptr != NULL)
-        pingpong_host(ctx, L->a, rounds);
-    return 0;
+    return L->hsrc.ptr != NULL ? pingpong_host(ctx, L->a, rounds) : 0;
 }

@@ -79,7 +79,9 @@ int lab05_count_rate(size_t bytes, int copies, int directions, double us, double
  * @p max_blocks blocks of LAB05_COPY_THREADS threads, at least one; nothing is launched for 0
  * bytes. Enqueued on @p stream (of the current device) without waiting; returns the launch's error
  * (cudaGetLastError), else cudaSuccess. The harness compares every destination with the source data
- * after timing, at odd sizes too (3 B, 1000 B, 1000000 B).
+ * after timing, at odd sizes too (3 B, 1000 B, 1000000 B), and the 256 bytes after it must stay as
+ * they were; it captures launches, without running them, at 0 bytes, a tail alone, an odd size and
+ * a size the cap must cut.
  */
 cudaError_t lab05_launch_sm_copy(void *dst, const void *src, size_t bytes, int max_blocks,
                                  cudaStream_t stream);
@@ -93,7 +95,8 @@ cudaError_t lab05_launch_sm_copy(void *dst, const void *src, size_t bytes, int m
  * makes @p steps dependent loads — each address is the value of the previous load, read with __ldcg
  * so that L1 never serves it — and writes the last address back to *@p cursor (device memory of the
  * current device). The next launch thus goes on where this one stopped. Returns the launch's error,
- * else cudaSuccess; does not wait. The harness checks the final address against the chain it built.
+ * else cudaSuccess; does not wait. The harness checks the final address against the chain it built,
+ * that a chase of 0 steps leaves the cursor, and each launch's shape (captured, not run).
  */
 cudaError_t lab05_launch_chase(unsigned long long *cursor, long long steps, int target,
                                int blocks, cudaStream_t stream);
@@ -142,8 +145,9 @@ typedef struct lab05_pingpong {
  * Contract: one thread each; pong is launched first (on pong_dev, unless the host answers), then
  * ping on ping_dev (unless the host pings); the host plays at most one side. Returns the first
  * launch error, else cudaSuccess; does not wait; the device of the last kernel launched is current
- * afterwards. The harness checks rounds, failures and the flags' last values and, where the host
- * answers, ping's elapsed_ns against the host's clock over the same rounds.
+ * afterwards. The harness checks rounds, failures and the flags' last values, which GPU is current
+ * after the launch and, where the host answers, ping's elapsed_ns against the host's clock over the
+ * same rounds, with warm-up rounds and without (warmup 0).
  */
 cudaError_t lab05_launch_pingpong(const lab05_pingpong *pp);
 
@@ -156,8 +160,9 @@ cudaError_t lab05_launch_pingpong(const lab05_pingpong *pp);
  * afterwards, outside the timing. Contract: calls @p enqueue once; *@p us = host microseconds
  * between the two clock reads, written only on success; the stream is idle on return. Returns the
  * error of @p enqueue at once (no synchronize, *us untouched), else that of the synchronize, else
- * cudaSuccess. Checked by tests/unit/lab05.c (errors) and by the cpu_timer experiment's rows (no
- * sync: far below the event time; sync: never below it).
+ * cudaSuccess. Checked by tests/unit/lab05.c (errors of the enqueue and of the synchronize) and by
+ * the cpu_timer experiment's rows (no sync: far below the event time; sync: never below it; the
+ * stream idle after every call).
  */
 cudaError_t lab05_time_on_host(lab_work_fn enqueue, void *arg, cudaStream_t stream, bool sync,
                                double *us);
@@ -168,7 +173,7 @@ cudaError_t lab05_time_on_host(lab_work_fn enqueue, void *arg, cudaStream_t stre
  * Contract: makes @p dev the current device and applies @p config to it (cudaDeviceSetCacheConfig);
  * returns the first error, else cudaSuccess. The harness saves the old setting and restores it
  * through this function. Checked by the preferl1 experiment (both settings measured, data
- * verified).
+ * verified; with two GPUs the other one is current before each call).
  */
 cudaError_t lab05_set_cache_config(int dev, enum cudaFuncCache config);
 

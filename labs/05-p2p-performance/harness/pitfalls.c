@@ -150,9 +150,23 @@ static cudaError_t xfer_work(cudaStream_t stream, void *arg)
     return lab05_xfer_enqueue(arg, stream);
 }
 
-/* One copy timed the way @p h says; the stream is idle again when it returns. */
+/* TODO 05.6 leaves its stream idle: 0 when it is, 1 (counted in *busy) when work is left. */
+static int left_busy(cudaStream_t stream, int *busy)
+{
+    const cudaError_t err = cudaStreamQuery(stream);
+    if (err == cudaErrorNotReady) {
+        (void)cudaGetLastError(); /* not an error: the work is not done yet */
+        (*busy)++;
+        return 1;
+    }
+    CUDA_CHECK(err);
+    return 0;
+}
+
+/* One copy timed the way @p h says; the stream is idle again when it returns (the student's
+ * timer must leave it so: each time it does not counts in *busy). */
 static double host_timed(lab05_xfer *t, cudaStream_t stream, lab_timer *timer,
-                         cudaEvent_t done, const host_timing *h)
+                         cudaEvent_t done, const host_timing *h, int *busy)
 {
     float ms = 0.0f;
     double us = 0.0;
@@ -165,6 +179,8 @@ static double host_timed(lab05_xfer *t, cudaStream_t stream, lab_timer *timer,
     }
     if (h->clock == BY_STUDENT) {
         CUDA_CHECK(lab05_time_on_host(xfer_work, t, stream, h->wait == WAIT_STREAM, &us));
+        if (left_busy(stream, busy))
+            CUDA_CHECK(cudaStreamSynchronize(stream)); /* the next copy must start alone */
         return us;
     }
     const double t0 = clock_us(h->clock);
@@ -188,6 +204,7 @@ static void cpu_timer_one(lab_ctx *ctx, lab_route route)
     double *us = lab_host_alloc(KINDS * (size_t)L->reps, sizeof *us, "samples");
     lab_timer timer;
     cudaEvent_t done;
+    int busy = 0;
     lab05_xfer_clear(&t);
     cudaStream_t stream = lab05_xfer_stream(&t);
     CUDA_CHECK(lab_timer_create(&timer));
@@ -196,11 +213,14 @@ static void cpu_timer_one(lab_ctx *ctx, lab_route route)
     CUDA_CHECK(cudaStreamSynchronize(stream));
     for (int r = 0; r < L->reps; r++)
         for (int k = 0; k < KINDS; k++)
-            us[k * L->reps + r] = host_timed(&t, stream, &timer, done, &host_timings[k]);
+            us[k * L->reps + r] = host_timed(&t, stream, &timer, done, &host_timings[k], &busy);
     CUDA_CHECK(cudaEventDestroy(done));
     lab_timer_destroy(&timer);
     CUDA_CHECK(cudaStreamDestroy(stream));
-    const int ok = lab05_xfer_verify(L, &t);
+    const int idle = lab_check(ctx, busy == 0, "TODO 05.6: lab05_time_on_host returned %d of "
+                               "%d times with its copy still running: the stream must be idle "
+                               "on return", busy, 2 * L->reps) == 0;
+    const int ok = lab05_xfer_verify(L, &t) && idle;
     for (int k = 0; k < KINDS; k++)
         emit(ctx, "cpu_timer", host_timings[k].variant, "one_way", &t, route, us + k * L->reps,
              L->reps, 1, ok, host_timings[k].detail);
@@ -361,6 +381,8 @@ static void preferl1_one(lab_ctx *ctx, lab_route route, lab05_method method)
     CUDA_CHECK(cudaSetDevice(dev));
     CUDA_CHECK(cudaDeviceGetCacheConfig(&saved));
     for (int c = 0; c < 2; c++) {
+        if (L->n > 1) /* another GPU current: the call must make dev current itself */
+            CUDA_CHECK(cudaSetDevice(dev == 0 ? 1 : 0));
         CUDA_CHECK(lab05_set_cache_config(dev, configs[c]));
         /* The contract, read back: dev current, the setting applied. */
         int current = -1;

@@ -18,6 +18,10 @@
 
 const char *const lab05_method_names[3] = {"ce", "sm_pull", "sm_push"};
 
+/** Bytes after an SM copy's destination that it must leave as cleared: a kernel that writes
+ *  past the end (a word count rounded up, an unrolled step one too far) changes them. */
+#define GUARD_BYTES 256
+
 int lab05_xfer_device(const lab05_xfer *t)
 {
     return t->method == LAB05_SM_PULL || t->src < 0 ? t->dst : t->src;
@@ -31,6 +35,9 @@ lab05_xfer lab05_xfer_make(const lab05 *L, lab05_method method, int src, int dst
                     .to = dst >= 0 ? L->gpu[dst].dst : L->hdst.ptr,
                     .to_host = dst >= 0 ? NULL : L->hdst.host};
     t.blocks = L->gpu[lab05_xfer_device(&t)].blocks;
+    /* Copy engines are the driver's; SM copies start at their buffer's start. */
+    if (method != LAB05_CE && bytes < L->buf_bytes)
+        t.guard = L->buf_bytes - bytes < GUARD_BYTES ? L->buf_bytes - bytes : GUARD_BYTES;
     return t;
 }
 
@@ -61,24 +68,32 @@ void lab05_zero(int dev, void *ptr, size_t bytes)
 void lab05_xfer_clear(const lab05_xfer *t)
 {
     if (t->to_host != NULL)
-        memset(t->to_host, 0, t->bytes);
+        memset(t->to_host, 0, t->bytes + t->guard);
     else
-        lab05_zero(t->dst, t->to, t->bytes);
+        lab05_zero(t->dst, t->to, t->bytes + t->guard);
 }
 
 int lab05_xfer_verify(const lab05 *L, const lab05_xfer *t)
 {
     char what[160], size[32];
-    const void *got = t->to_host;
+    const unsigned char *got = t->to_host;
     if (got == NULL) {
         CUDA_CHECK(cudaSetDevice(t->dst));
-        CUDA_CHECK(cudaMemcpy(L->check, t->to, t->bytes, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(L->check, t->to, t->bytes + t->guard, cudaMemcpyDeviceToHost));
         got = L->check;
     }
     snprintf(what, sizeof what, "%s %s%d -> %s%d, %s", lab05_method_names[t->method],
              t->src < 0 ? "host" : "GPU", t->src, t->dst < 0 ? "host" : "GPU", t->dst,
              lab_format_size(t->bytes, size, sizeof size));
-    return lab_verify_bytes(what, got, t->ref, t->bytes) == 0;
+    if (lab_verify_bytes(what, got, t->ref, t->bytes) != 0)
+        return 0;
+    for (size_t i = 0; i < t->guard; i++)
+        if (got[t->bytes + i] != 0) {
+            fprintf(stderr, "verification failed: %s: byte %zu, past the last of %zu, was "
+                    "written (a copy past the end?)\n", what, t->bytes + i, t->bytes);
+            return 0;
+        }
+    return 1;
 }
 
 void lab05_set_peer(int a, int b, bool on)
