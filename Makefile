@@ -120,6 +120,7 @@ $(BUILD)/$(1)/objects/$(3)/%.c.o: $(2)/%.c
 	$$(call say,CC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
+
 endef
 
 # harness_rules(lab name): the harness objects, built once for both
@@ -158,8 +159,9 @@ $(BUILD)/$(1)/unit/$(2): tests/unit/lab$(3).c $$(filter %.c.o,$$($(1)_$(2)_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
 	$(Q)mkdir -p $(BUILD)/$(1)/objects/unit
-	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -c $$< -o $(BUILD)/$(1)/objects/unit/$(2).o
-	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/objects/unit/$(2).o $$(filter-out $$<,$$^) $(LDLIBS_ALL)
+	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -MMD -MP -MT $$@ -MF $(BUILD)/$(1)/objects/unit/$(2).d \
+	    -c $$< -o $(BUILD)/$(1)/objects/unit/$(2).o
+	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/objects/unit/$(2).o $$(filter %.o %.a,$$^) $(LDLIBS_ALL)
 endef
 
 lab_number = $(firstword $(subst -, ,$(1)))

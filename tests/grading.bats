@@ -564,3 +564,67 @@ print([t["hint"] for l in d["labs"] for t in l["tests"] if t["name"].startswith(
     assert_output --partial "[failed] 03: TODO 03.3 "
     grep -q '^ok .* 03: TODO 03.1 refuses' "$GRADED/tests.tap" || fail "TODO 03.1's unit test did not pass"
 }
+
+# --- a planted mistake, built as a student's files: what its test says -------
+
+# planted NAME: the reference of tests/mistakes/NAME.patch's lab with that mistake planted,
+# built as a student's files (the lab's unit-test drivers) in $BATS_TEST_TMPDIR/NAME/build,
+# which PLANTED names. Only the lab's files are compiled: common/ and the tools are this tree's
+# build, linked in.
+planted() {
+    local name=$1 tree="$BATS_TEST_TMPDIR/$1" nn lab targets=()
+    nn=${name#lab}
+    nn=${nn%%-*}
+    lab=$(cd "$REPO_ROOT/solutions" && ls -d "$nn"-*)
+    mkdir -p "$tree/solutions" "$tree/labs/$lab" "$tree/build"
+    cp -r "$REPO_ROOT/solutions/$lab" "$tree/solutions/"
+    patch -s -p1 -d "$tree" <"$REPO_ROOT/tests/mistakes/$name.patch" ||
+        fail "tests/mistakes/$name.patch no longer applies"
+    cp -r "$tree/solutions/$lab" "$tree/labs/$lab/student"
+    cp -al "$BUILD_DIR/common" "$BUILD_DIR/tools" "$tree/build/" 2>/dev/null ||
+        cp -a "$BUILD_DIR/common" "$BUILD_DIR/tools" "$tree/build/"
+    targets=("$tree/build/student/unit/$lab")
+    [ -f "$REPO_ROOT/tests/unit/lab$nn-threads.c" ] && targets+=("$tree/build/student/threads/$lab")
+    make -s -C "$REPO_ROOT" BUILD="$tree/build" STUDENT_ROOT="$tree/labs" CUDA_ARCH=90 "${targets[@]}" ||
+        fail "the planted $name does not build"
+    PLANTED="$tree/build"
+}
+
+@test "grading: a crash in a unit-tested TODO names its signal, its case and its TODO, in the test and in the scorecard's hint" {
+    planted lab04-cpu-null-counter-used
+    local junit="$BATS_TEST_TMPDIR/junit" said
+    mkdir -p "$junit"
+    cd "$REPO_ROOT"
+    run env LAB_BUILD=student BUILD="$PLANTED" bats --report-formatter junit --output "$junit" \
+        -f 'TODO 04\.8 the CPU adds' tests/lab04.bats
+    assert_failure
+    said="not ok null_counter: crashed with SIGSEGV (invalid memory access, e.g. a NULL or freed pointer), signal 11, in TODO 04.8 (case null_counter)"
+    assert_output --partial "$said"
+    refute_output --partial "exited 139"
+    for _ in $(seq 1 50); do
+        grep -q '</testsuites>' "$junit/report.xml" 2>/dev/null && break
+        sleep 0.2
+    done
+    score "$junit/report.xml"
+    assert_line --regexp "^      $(sed 's/[][().*^$]/\\&/g' <<<"$said") \(tests/lab04\.bats:[0-9]+\)$"
+}
+
+@test "grading: a program killed by a signal is said so by the signal's name, first among what it said" {
+    run bash -c 'echo "lab: copying 4 KiB"; kill -SEGV $$'
+    assert_equal "$status" 139
+    run program_said "$status" "$output"
+    assert_line --index 0 'the program was killed by SIGSEGV (signal 11: invalid memory access, e.g. a NULL or freed pointer) and said:'
+    assert_line --index 1 '  | crashed: killed by SIGSEGV (signal 11: invalid memory access, e.g. a NULL or freed pointer)'
+    assert_line '  | lab: copying 4 KiB'
+    refute_output --partial "exited 139"
+    run program_said 134 "lab: checking"
+    assert_line --index 0 'the program was killed by SIGABRT (signal 6: abort, e.g. a failed assert) and said:'
+    run program_said 3 "lab: error: x"
+    assert_line --index 0 'the program exited 3 and said:'
+    # The scorecard's hint is the crash, named.
+    local junit="$BATS_TEST_TMPDIR/crash.xml"
+    printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="lab01.bats">\n<testcase name="01: crash"><failure>(in test file tests/lab01.bats, line 5)\n%s\n</failure></testcase>\n</testsuite></testsuites>\n' \
+        "$(program_said 139 'lab: copying 4 KiB')" >"$junit"
+    score "$junit"
+    assert_line '      crashed: killed by SIGSEGV (signal 11: invalid memory access, e.g. a NULL or freed pointer) (tests/lab01.bats:5)'
+}

@@ -75,32 +75,32 @@ assert_all_verified() {
 }
 
 @test "01: TODO 01.1 describe_gpu hands back the error of a device that does not exist (unit test, any machine)" {
-    LAB01_TODO=01.1 unit_run 01
+    unit_run 01 01.1
     assert_success
 }
 
 @test "01: TODO 01.2 check_access answers 0 when the call fails, and clears its error (unit test, any machine)" {
-    LAB01_TODO=01.2 unit_run 01
+    unit_run 01 01.2
     assert_success
 }
 
 @test "01: TODO 01.3 query_attributes hands back the error of a missing device (unit test, any machine)" {
-    LAB01_TODO=01.3 unit_run 01
+    unit_run 01 01.3
     assert_success
 }
 
 @test "01: TODO 01.4 try_nonzero_flags makes no call when the device cannot be made current (unit test, any machine)" {
-    LAB01_TODO=01.4 unit_run 01
+    unit_run 01 01.4
     assert_success
 }
 
 @test "01: TODO 01.5 enable_twice makes no call when the device cannot be made current (unit test, any machine)" {
-    LAB01_TODO=01.5 unit_run 01
+    unit_run 01 01.5
     assert_success
 }
 
 @test "01: TODO 01.6 disable_twice makes no call when the device cannot be made current (unit test, any machine)" {
-    LAB01_TODO=01.6 unit_run 01
+    unit_run 01 01.6
     assert_success
 }
 

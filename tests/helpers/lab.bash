@@ -127,13 +127,39 @@ skip_if_77() {
 # "failed" ...; else its last lines). A test's output is shown only when the
 # test fails, so a failed check shows the student what the program said
 # (e.g. "not ok check_size_overflow: got P2P_ERR_ZERO_SIZE, expected ..."),
-# not only "expected 0, actual 1".
+# not only "expected 0, actual 1". A program killed by a signal (status
+# 128+N) is said so, with the signal's name, first.
 program_said() {
-    local status=$1 text=$2 said
+    local status=$1 text=$2 said how
     [ "$status" -eq 0 ] || [ "$status" -eq 77 ] && return 0
-    said=$(grep -m8 -iE '^not ok|error|expected|failed|refused|mismatch|wrong|not verified' <<<"$text" || true)
+    said=$(grep -m8 -iE '^not ok|error|expected|failed|refused|mismatch|wrong|not verified|^SUMMARY: ' <<<"$text" || true)
     [ -n "$said" ] || said=$(tail -n 5 <<<"$text")
-    printf 'the program exited %s and said:\n%s\n' "$status" "$(sed 's/^/  | /' <<<"$said")"
+    how="exited $status"
+    if signal_said "$status" >/dev/null; then
+        how="was killed by $(signal_said "$status")"
+        said="crashed: killed by $(signal_said "$status")"$'\n'"$said"
+    fi
+    printf 'the program %s and said:\n%s\n' "$how" "$(sed 's/^/  | /' <<<"$said")"
+}
+
+# signal_said STATUS: for a shell status 128+N of a program a signal killed,
+# the signal's name and what it usually means, e.g. "SIGSEGV (signal 11:
+# invalid memory access, e.g. a NULL or freed pointer)"; fails for any
+# other status.
+signal_said() {
+    local n=$(($1 - 128)) name what
+    [ "$n" -ge 1 ] && [ "$n" -le 64 ] || return 1
+    name=$(kill -l "$n" 2>/dev/null) || return 1
+    case $name in
+    SEGV) what="invalid memory access, e.g. a NULL or freed pointer" ;;
+    BUS) what="misaligned or unmapped memory access" ;;
+    FPE) what="arithmetic fault, e.g. an integer division by zero" ;;
+    ILL) what="illegal instruction" ;;
+    ABRT) what="abort, e.g. a failed assert" ;;
+    KILL) what="killed, e.g. out of memory or a time limit" ;;
+    *) what="signal" ;;
+    esac
+    echo "SIG$name (signal $n: $what)"
 }
 
 # lab_run NN ARGS...: run lab NN's program (stdout and stderr together).

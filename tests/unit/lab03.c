@@ -7,6 +7,7 @@
  * Prints one line per case ("ok NAME" or "not ok NAME: why") and exits 1
  * when any case failed; `lab03 03.1` or `lab03 03.3` runs one TODO's cases.
  */
+#define _DEFAULT_SOURCE /* unit_groups.h: fork, waitpid, getline, mmap */
 #include "peer_kernels.h"
 #include "unit_groups.h"
 

@@ -4,9 +4,11 @@
  *        (TODO 04.8), on any machine: no GPU is touched.
  *
  * Prints one line per case ("ok NAME" or "not ok NAME: why") and exits 1
- * when any case failed.
+ * when any case failed; `lab04 04.8` runs only TODO 04.8's cases.
  */
+#define _DEFAULT_SOURCE /* unit_groups.h: fork, waitpid, getline, mmap */
 #include "atomics.h"
+#include "unit_groups.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -44,6 +46,7 @@ static void run_case(const add_case *c)
 {
     unsigned long long counter = c->from;
     budget b = {c->yes, 0};
+    unit_case(c->name);
     unsigned long long made = cpu_add_while(c->with_counter ? &counter : NULL, c->batch,
                                             c->with_busy ? busy : NULL, &b);
     int ok = made == c->made && counter == c->to && b.calls == c->calls;
@@ -83,6 +86,7 @@ static void two_threads(void)
     worker w[2] = {{&counter, &ready, {each, 0}, 0}, {&counter, &ready, {each, 0}, 0}};
     thrd_t t[2];
     int ok = 1;
+    unit_case("two_threads");
     for (int i = 0; i < 2; i++)
         ok &= thrd_create(&t[i], work, &w[i]) == thrd_success;
     for (int i = 0; i < 2 && ok; i++)
@@ -99,7 +103,7 @@ static void two_threads(void)
 }
 
 /** @brief Every clause of TODO 04.8's contract. */
-int main(void)
+static void todo_04_8(void)
 {
     static const add_case cases[] = {
         {"stops_at_once", 1, 1, 5, 64, 0, 0, 5, 1},
@@ -115,5 +119,13 @@ int main(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         run_case(&cases[i]);
     two_threads();
+}
+
+/** @brief TODO 04.8's cases; with an argument (04.8) only that TODO's. */
+int main(int argc, char **argv)
+{
+    static const unit_group groups[] = {{"04.8", todo_04_8}};
+    if (unit_run_groups(groups, sizeof groups / sizeof groups[0], argc, argv) == 0)
+        return 2;
     return failed;
 }
