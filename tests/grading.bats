@@ -590,6 +590,48 @@ planted() {
     PLANTED="$tree/build"
 }
 
+@test "grading: a racy TODO 04.8 fails its test on one CPU (taskset -c 0), whatever the threads' turns" {
+    command -v taskset >/dev/null || skip "taskset (util-linux) is not installed"
+    local name
+    for name in lab04-cpu-plain-increment lab04-cpu-volatile-increment; do
+        planted "$name"
+        run taskset -c 0 env LAB_BUILD=student BUILD="$PLANTED" \
+            bats -f 'TODO 04\.8 the CPU adds' "$REPO_ROOT/tests/lab04.bats"
+        assert_failure
+        assert_line --regexp '^not ok 1 04: TODO 04\.8 the CPU adds'
+        assert_output --partial "not ok two_threads: ThreadSanitizer found a data race on the counter"
+        assert_output --regexp "SUMMARY: ThreadSanitizer: data race .*/atomic_host\.c:[0-9]+ in cpu_add_while"
+    done
+    # The reference passes the same test on the same one CPU.
+    run taskset -c 0 env LAB_BUILD=ref BUILD="$BUILD_DIR" bats -f 'TODO 04\.8 the CPU adds' "$REPO_ROOT/tests/lab04.bats"
+    assert_success
+}
+
+@test "grading: where ThreadSanitizer cannot map memory, the thread tests run again without address-space randomisation, else skip saying why" {
+    local dir="$BATS_TEST_TMPDIR/b/student/threads"
+    mkdir -p "$dir"
+    # A stand-in driver that fails as ThreadSanitizer does on such a kernel, unless setarch -R
+    # turned randomisation off for it (ADDR_NO_RANDOMIZE in its personality).
+    printf '%s\n' '#!/bin/sh' \
+        'if [ $((0x$(cat /proc/self/personality) & 0x40000)) -eq 0 ]; then' \
+        '    echo "FATAL: ThreadSanitizer: unexpected memory mapping 0x555555554000-0x555555555000" >&2; exit 66' \
+        'fi' 'echo "ok two_threads"' >"$dir/99-stand-in"
+    chmod +x "$dir/99-stand-in"
+    setarch "$(uname -m)" -R true 2>/dev/null || skip "setarch -R is not allowed here"
+    BUILD_DIR="$BATS_TEST_TMPDIR/b" LAB_BUILD=student
+    # A skip of threads_run's own is a failure here.
+    skip() { fail "skipped: $*"; }
+    threads_run 99 99.1
+    assert_success
+    assert_output "ok two_threads"
+    # Where even that fails, the test is skipped with the reason and the fix.
+    printf '%s\n' '#!/bin/sh' 'echo "FATAL: ThreadSanitizer: unexpected memory mapping 0x1-0x2" >&2' 'exit 66' >"$dir/99-stand-in"
+    skip() { echo "skipped: $*"; exit 0; }
+    run threads_run 99 99.1
+    unset -f skip
+    assert_output --regexp '^skipped: ThreadSanitizer cannot map memory on this kernel, even with setarch -R: FATAL: .* \(fix: sudo sysctl vm\.mmap_rnd_bits=28\)$'
+}
+
 @test "grading: a crash in a unit-tested TODO names its signal, its case and its TODO, in the test and in the scorecard's hint" {
     planted lab04-cpu-null-counter-used
     local junit="$BATS_TEST_TMPDIR/junit" said

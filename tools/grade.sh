@@ -103,6 +103,7 @@ for lab in "${labs[@]}"; do
     nn=${lab%%-*}
     targets=("$gbuild/$variant/bin/$lab")
     [ -f "tests/unit/lab$nn.c" ] && targets+=("$gbuild/$variant/unit/$lab")
+    [ -f "tests/unit/lab$nn-threads.c" ] && targets+=("$gbuild/$variant/threads/$lab")
     missing=""
     if [ -n "$submission" ] && ! compgen -G "$student_root/$lab/student/*.c*" >/dev/null; then
         missing="the submission has no labs/$lab/student/ files"

@@ -345,6 +345,29 @@ unit_run() {
     fail_if_todo
 }
 
+# threads_run NN [ARGS...]: run lab NN's thread tests (tests/unit/labNN-threads.c,
+# built with ThreadSanitizer) in the chosen build, as unit_run does. On a
+# kernel whose address-space layout ThreadSanitizer cannot use ("FATAL:
+# ThreadSanitizer: unexpected memory mapping", e.g. vm.mmap_rnd_bits above 28)
+# it runs again with address-space randomisation off for it (setarch -R);
+# where that is not allowed either, the test is skipped with the reason.
+threads_run() {
+    local program why
+    why=$(lab_unbuilt "$1") && fail "$why"
+    program=$(built "$BUILD_DIR/$LAB_BUILD/threads" "$1") ||
+        fail "lab $1: no thread-test driver (build it with 'make')"
+    shift
+    run "$program" "$@"
+    if grep -q 'ThreadSanitizer: unexpected memory mapping' <<<"$output"; then
+        run setarch "$(uname -m)" -R "$program" "$@"
+        if grep -qE 'ThreadSanitizer: unexpected memory mapping|setarch: failed' <<<"$output"; then
+            skip "ThreadSanitizer cannot map memory on this kernel, even with setarch -R: $(grep -m1 -E 'FATAL|setarch' <<<"$output") (fix: sudo sysctl vm.mmap_rnd_bits=28)"
+        fi
+    fi
+    program_said "$status" "$output"
+    fail_if_todo
+}
+
 # student_edited FILE: true when FILE (a labs/NN-*/student/ source) is not
 # what `make skeletons` last wrote: its checksum is not the one recorded in
 # its lab's student/.checksums. A student's work, not drift.
