@@ -583,8 +583,7 @@ planted() {
     cp -r "$tree/solutions/$lab" "$tree/labs/$lab/student"
     cp -al "$BUILD_DIR/common" "$BUILD_DIR/tools" "$tree/build/" 2>/dev/null ||
         cp -a "$BUILD_DIR/common" "$BUILD_DIR/tools" "$tree/build/"
-    targets=("$tree/build/student/unit/$lab")
-    [ -f "$REPO_ROOT/tests/unit/lab$nn-threads.c" ] && targets+=("$tree/build/student/threads/$lab")
+    mapfile -t targets < <("$REPO_ROOT/tools/test-drivers.sh" "$tree/build" student "$lab")
     make -s -C "$REPO_ROOT" BUILD="$tree/build" STUDENT_ROOT="$tree/labs" CUDA_ARCH=90 "${targets[@]}" ||
         fail "the planted $name does not build"
     PLANTED="$tree/build"

@@ -78,8 +78,7 @@ prepare() {
         done
     else
         targets="build/ref/bin/$dir tools"
-        [ -f "$tree/tests/unit/lab$lab.c" ] && targets+=" build/ref/unit/$dir"
-        [ -f "$tree/tests/unit/lab$lab-threads.c" ] && targets+=" build/ref/threads/$dir"
+        targets+=" $("$tree/tools/test-drivers.sh" build ref "$dir" | tr '\n' ' ')"
     fi
     # shellcheck disable=SC2086 # the targets are words
     if ! make -s -C "$tree" $targets BUILD=build CUDA_ARCH="$arch" >>"$tree.build.log" 2>&1; then

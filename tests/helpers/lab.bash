@@ -335,30 +335,33 @@ run_checker() {
 # unit_run NN [ARGS...]: run lab NN's unit-test driver (tests/unit/labNN.c,
 # which calls the student's functions directly) in the chosen build; each
 # failing case is a line "not ok CASE: what was returned and what was expected".
-unit_run() {
-    local program why
-    why=$(lab_unbuilt "$1") && fail "$why"
-    program=$(built "$BUILD_DIR/$LAB_BUILD/unit" "$1") || fail "lab $1: no unit-test driver (build it with 'make')"
-    shift
-    run "$program" "$@"
-    program_said "$status" "$output"
-    fail_if_todo
-}
+unit_run() { driver_run unit "$@"; }
 
-# threads_run NN [ARGS...]: run lab NN's thread tests (tests/unit/labNN-threads.c,
-# built with ThreadSanitizer) in the chosen build, as unit_run does. On a
-# kernel whose address-space layout ThreadSanitizer cannot use ("FATAL:
-# ThreadSanitizer: unexpected memory mapping", e.g. vm.mmap_rnd_bits above 28)
-# it runs again with address-space randomisation off for it (setarch -R);
-# where that is not allowed either, the test is skipped with the reason.
-threads_run() {
-    local program why
-    why=$(lab_unbuilt "$1") && fail "$why"
-    program=$(built "$BUILD_DIR/$LAB_BUILD/threads" "$1") ||
-        fail "lab $1: no thread-test driver (build it with 'make')"
-    shift
+# stand_in_run NN [ARGS...]: the same for lab NN's cases against the stand-in
+# runtime (tests/unit/labNN-stand-in.c, tests/unit/stand_in.h): two GPUs that
+# answer the same on every machine.
+stand_in_run() { driver_run stand-in "$@"; }
+
+# threads_run NN [ARGS...]: the same for lab NN's thread tests
+# (tests/unit/labNN-threads.c, built with ThreadSanitizer). On a kernel whose
+# address-space layout ThreadSanitizer cannot use ("FATAL: ThreadSanitizer:
+# unexpected memory mapping", e.g. vm.mmap_rnd_bits above 28) it runs again
+# with address-space randomisation off for it (setarch -R); where that is not
+# allowed either, the test is skipped with the reason.
+threads_run() { driver_run threads "$@"; }
+
+# driver_run KIND NN [ARGS...]: run lab NN's KIND test driver
+# ($BUILD_DIR/$LAB_BUILD/KIND/NN-*, tools/test-drivers.sh) with ARGS; $output
+# and $status as `run` leaves them, what the program said shown on a failure,
+# an unfinished TODO failed with its own message.
+driver_run() {
+    local kind=$1 program why
+    why=$(lab_unbuilt "$2") && fail "$why"
+    program=$(built "$BUILD_DIR/$LAB_BUILD/$kind" "$2") ||
+        fail "lab $2: no $kind test driver (build it with 'make')"
+    shift 2
     run "$program" "$@"
-    if grep -q 'ThreadSanitizer: unexpected memory mapping' <<<"$output"; then
+    if [ "$kind" = threads ] && grep -q 'ThreadSanitizer: unexpected memory mapping' <<<"$output"; then
         run setarch "$(uname -m)" -R "$program" "$@"
         if grep -qE 'ThreadSanitizer: unexpected memory mapping|setarch: failed' <<<"$output"; then
             skip "ThreadSanitizer cannot map memory on this kernel, even with setarch -R: $(grep -m1 -E 'FATAL|setarch' <<<"$output") (fix: sudo sysctl vm.mmap_rnd_bits=28)"

@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,22 @@ static inline void unit_case(const char *name)
 {
     if (unit_now != NULL)
         snprintf(unit_now->name, sizeof unit_now->name, "%s", name);
+}
+
+/** @brief Print "ok NAME", or "not ok NAME: " and the reason (printf-style); returns @p ok. */
+__attribute__((format(printf, 3, 4))) static inline int unit_verdict(const char *name, int ok,
+                                                                     const char *fmt, ...)
+{
+    printf("%s %s", ok ? "ok" : "not ok", name);
+    if (!ok) {
+        va_list args;
+        va_start(args, fmt);
+        printf(": ");
+        vprintf(fmt, args);
+        va_end(args);
+    }
+    printf("\n");
+    return ok;
 }
 
 /** @brief The signal's name as C spells it, e.g. "SIGSEGV (invalid memory access)". */
@@ -121,8 +138,8 @@ static inline int unit_unfinished(int wstatus, const char *printed)
     }
     int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 1;
     if (WIFSIGNALED(wstatus))
-        snprintf(what, sizeof what, "crashed with %s, signal %d", unit_signal_name(WTERMSIG(wstatus)),
-                 WTERMSIG(wstatus));
+        snprintf(what, sizeof what, "crashed with %s, signal %d",
+                 unit_signal_name(WTERMSIG(wstatus)), WTERMSIG(wstatus));
 #ifdef UNIT_SANITIZER_EXIT
     else if (code == UNIT_SANITIZER_EXIT)
         snprintf(what, sizeof what, "%s", UNIT_SANITIZER_SAID);
@@ -205,8 +222,8 @@ static inline int unit_run_groups(const unit_group *groups, size_t count, int ar
     }
     /* Lines reach the pipe as they are printed: a crash loses none of the earlier ones. */
     setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
-    unit_now = mmap(NULL, sizeof *unit_now, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                    -1, 0);
+    unit_now =
+        mmap(NULL, sizeof *unit_now, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (unit_now == MAP_FAILED) {
         perror("unit: mmap");
         exit(2);
