@@ -526,7 +526,7 @@ print([t["hint"] for l in d["labs"] for t in l["tests"] if t["name"].startswith(
     run make -s -C "$REPO_ROOT" grade GRADE_BUILD=ref GRADE_LABS="2 02" BUILD="$BUILD_DIR" CUDA_ARCH=90
     assert_success
     assert_equal "$(grep -c '^02 ' <<<"$output")" 1
-    assert_line --regexp '^02 +([0-9]+) of 29 '
+    assert_line --regexp '^02 +([0-9]+) of 34 '
 }
 
 @test "grading: a submission without a lab's files is told so, not sent to a harness link error" {

@@ -137,6 +137,31 @@ assert_all_ones() {
     unit_group 02.6
 }
 
+@test "02: TODO 02.3 p2p_owner gives only device memory an owner, not pinned, managed or pageable host memory, and clears a failed query (stand-in runtime, any machine)" {
+    stand_in_run 02 02.3
+    assert_success
+}
+
+@test "02: TODO 02.4 p2p_copy makes one cudaMemcpyPeer with the caller's arguments, leaves the current device alone and reports a failed copy (stand-in runtime, any machine)" {
+    stand_in_run 02 02.4
+    assert_success
+}
+
+@test "02: TODO 02.5 p2p_copy_async makes one cudaMemcpyPeerAsync on the caller's stream, leaves the current device alone and reports a failed copy (stand-in runtime, any machine)" {
+    stand_in_run 02 02.5
+    assert_success
+}
+
+@test "02: TODO 02.6 p2p_copy_floats copies count x 4 bytes through p2p_copy (stand-in runtime, any machine)" {
+    stand_in_run 02 02.6
+    assert_success
+}
+
+@test "02: TODO 02.7 p2p_copy_staged makes its six calls in the contract's order, on the right streams, and returns the first error (stand-in runtime, any machine)" {
+    stand_in_run 02 02.7
+    assert_success
+}
+
 # --- the checker, on the recorded 2xH200 run and edits of it ----------------
 
 @test "02: the checker accepts the recorded 2xH200 run" {

@@ -43,7 +43,8 @@ static void expect_bytes(const char *name, size_t count, size_t elem, p2p_status
     report(name, got == want_status && bytes == left, g, w);
 }
 
-/** @brief TODO 02.1: zero, one, odd sizes, the largest product, overflow. */
+/** @brief TODO 02.1: zero, one, odd sizes, the largest product, overflow (wrapping below and
+ *         above the factors). */
 static void test_bytes(void)
 {
     expect_bytes("bytes_product", 1000, 4, P2P_OK, 4000);
@@ -58,6 +59,10 @@ static void test_bytes(void)
     expect_bytes("bytes_overflow_odd", SIZE_MAX / 3 + 1, 3, P2P_ERR_SIZE_OVERFLOW, 0);
     expect_bytes("bytes_overflow_halves", SIZE_MAX / 2 + 1, 2, P2P_ERR_SIZE_OVERFLOW, 0);
     expect_bytes("bytes_overflow_both_large", SIZE_MAX, SIZE_MAX, P2P_ERR_SIZE_OVERFLOW, 0);
+    /* Products that wrap around to a value above both factors: a check made after the
+     * multiplication (product < count) lets them through. */
+    expect_bytes("bytes_overflow_wraps_above_count", SIZE_MAX / 2, 4, P2P_ERR_SIZE_OVERFLOW, 0);
+    expect_bytes("bytes_overflow_wraps_above_elem_size", 4, SIZE_MAX / 2, P2P_ERR_SIZE_OVERFLOW, 0);
 }
 
 static int dst_word, src_word;
@@ -220,6 +225,9 @@ static void test_floats(void)
     const float *src = (const float *)(const void *)host_src;
     memset(host_dst, 0xA5, sizeof host_dst);
     REFUSED("floats_overflow", p2p_copy_floats(dst, 0, src, 0, SIZE_MAX / 4 + 1),
+            P2P_ERR_SIZE_OVERFLOW, P2P_ERR_SIZE_OVERFLOW);
+    /* count x 4 wraps to SIZE_MAX - 3, above count: only a check before multiplying sees it. */
+    REFUSED("floats_overflow_wraps_above_count", p2p_copy_floats(dst, 0, src, 0, SIZE_MAX / 2),
             P2P_ERR_SIZE_OVERFLOW, P2P_ERR_SIZE_OVERFLOW);
     REFUSED("floats_zero_count", p2p_copy_floats(dst, 0, src, 0, 0), P2P_ERR_ZERO_SIZE,
             P2P_ERR_ZERO_SIZE);
