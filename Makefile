@@ -124,6 +124,11 @@ $(BUILD)/$(1)/objects/$(3)/%.c.o: $(2)/%.c
 	$$(call say,CC,$$<)
 	$(Q)mkdir -p $$(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/$(1)/objects-tsan/$(3)/%.c.o: $(2)/%.c
+	$$(call say,CC-TSAN,$$<)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) $(TSAN_FLAGS) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
 endef
 
 # harness_rules(lab name): the harness objects, built once for both
@@ -162,8 +167,45 @@ $(BUILD)/$(1)/unit/$(2): tests/unit/lab$(3).c $$(filter %.c.o,$$($(1)_$(2)_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
 	$(Q)mkdir -p $(BUILD)/$(1)/objects/unit
-	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -c $$< -o $(BUILD)/$(1)/objects/unit/$(2).o
-	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/objects/unit/$(2).o $$(filter-out $$<,$$^) $(LDLIBS_ALL)
+	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -MMD -MP -MT $$@ -MF $(BUILD)/$(1)/objects/unit/$(2).d \
+	    -c $$< -o $(BUILD)/$(1)/objects/unit/$(2).o
+	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/objects/unit/$(2).o $$(filter %.o %.a,$$^) $(LDLIBS_ALL)
+endef
+
+# stand_in_rules(variant, lab name, lab number): tests/unit/labNN-stand-in.c,
+# cases run against a stand-in for the CUDA runtime (tests/unit/stand_in.h):
+# each runtime call the driver defines __wrap_NAME for is wrapped (ld --wrap)
+# in the student's objects, so that GPUs that behave the same on every
+# machine, with or without a GPU, answer them.
+define stand_in_rules
+$(1)_UNITS += $(BUILD)/$(1)/stand-in/$(2)
+
+$(BUILD)/$(1)/stand-in/$(2): tests/unit/lab$(3)-stand-in.c $$(filter %.c.o,$$($(1)_$(2)_OBJS)) $(COMMON_LIB)
+	$$(call say,LINK,$$@)
+	$(Q)mkdir -p $$(@D) $(BUILD)/$(1)/objects/stand-in
+	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -MMD -MP -MT $$@ \
+	    -MF $(BUILD)/$(1)/objects/stand-in/$(2).d -c $$< -o $(BUILD)/$(1)/objects/stand-in/$(2).o
+	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/objects/stand-in/$(2).o $$(filter %.o %.a,$$^) \
+	    $$$$(nm -g --defined-only $(BUILD)/$(1)/objects/stand-in/$(2).o | \
+	         sed -n 's/^[0-9a-fA-F]* T __wrap_/-Xlinker --wrap=/p') $(LDLIBS_ALL)
+endef
+
+# threads_rules(variant, lab name, lab number): tests/unit/labNN-threads.c,
+# the cases that call the student's host functions from several threads at
+# once, built with ThreadSanitizer, the student's C files too, so that a data
+# race fails on any number of CPUs, not only when the threads happen to
+# interleave (on one CPU they seldom do).
+TSAN_FLAGS := -fsanitize=thread
+define threads_rules
+$(1)_UNITS += $(BUILD)/$(1)/threads/$(2)
+
+$(BUILD)/$(1)/threads/$(2): tests/unit/lab$(3)-threads.c $$(patsubst $(BUILD)/$(1)/objects/%,$(BUILD)/$(1)/objects-tsan/%,$$(filter %.c.o,$$($(1)_$(2)_OBJS))) $(COMMON_LIB)
+	$$(call say,LINK,$$@)
+	$(Q)mkdir -p $$(@D) $(BUILD)/$(1)/objects-tsan/unit
+	$(Q)$(CC) $(CFLAGS_ALL) $(TSAN_FLAGS) -I labs/$(2)/harness -MMD -MP -MT $$@ \
+	    -MF $(BUILD)/$(1)/objects-tsan/unit/$(2).d -c $$< -o $(BUILD)/$(1)/objects-tsan/unit/$(2).o
+	$(Q)$(NVCC) $(GENCODE) -Xcompiler $(TSAN_FLAGS) -o $$@ $(BUILD)/$(1)/objects-tsan/unit/$(2).o \
+	    $$(filter %.o %.a,$$^) $(LDLIBS_ALL)
 endef
 
 lab_number = $(firstword $(subst -, ,$(1)))
@@ -172,6 +214,7 @@ $(foreach lab,$(HARNESS_LABS),$(eval $(call harness_rules,$(lab))))
 $(foreach lab,$(REF_LABS),$(eval $(call lab_rules,ref,solutions/$(lab),$(lab),,)))
 $(foreach lab,$(LABS),$(eval $(call lab_rules,student,$(if $(filter $(lab),$(HARNESS_LABS)),$(STUDENT_ROOT)/$(lab)/student,labs/$(lab)),$(lab),$(STUDENT_CFLAGS),$(STUDENT_NVCCFLAGS))))
 $(foreach v,ref student,$(foreach lab,$(filter $(if $(filter ref,$(v)),$(REF_LABS),$(LABS)),$(HARNESS_LABS)),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab)).c),$(eval $(call unit_rules,$(v),$(lab),$(call lab_number,$(lab)))))))
+$(foreach kind,threads stand-in,$(foreach v,ref student,$(foreach lab,$(filter $(if $(filter ref,$(v)),$(REF_LABS),$(LABS)),$(HARNESS_LABS)),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab))-$(kind).c),$(eval $(call $(subst -,_,$(kind))_rules,$(v),$(lab),$(call lab_number,$(lab))))))))
 
 # ------------------------------------------------------------------ tools --
 # Small host programs the tests and `make doctor` use.
@@ -239,7 +282,7 @@ check: deps tools ## check your work on one lab: make check LAB=01
 	$(if $(LAB),,$(error say which lab: make check LAB=01 (labs: $(LABS))))
 	$(if $(word 2,$(LAB)),$(error make check takes one lab, not '$(LAB)': make check LAB=01 (make grade GRADE_LABS="01 02" scores several)))
 	$(if $(wildcard tests/lab$(LAB_NN).bats),,$(error no lab '$(LAB)' (labs: $(LABS))))
-	$(Q)$(MAKE) --no-print-directory $(filter $(BUILD)/student/bin/$(LAB_NN)-% $(BUILD)/student/unit/$(LAB_NN)-%,$(student_BINS) $(student_UNITS))
+	$(Q)$(MAKE) --no-print-directory $(foreach f,$(student_BINS) $(student_UNITS),$(if $(filter $(LAB_NN)-%,$(notdir $(f))),$(f)))
 	$(Q)log=$(BUILD)/test-logs/check-$(LAB_NN).tap; rc=0; \
 	    BUILD=$(BUILD) LAB_BUILD=student TAP_LOG=$$log tests/run-bats.sh tests/lab$(LAB_NN).bats || rc=$$?; \
 	    tools/check-summary.sh $(LAB_NN) $$log || rc=1; exit $$rc

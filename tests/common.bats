@@ -192,7 +192,7 @@ probe() {
     student_edited "$REPO_ROOT/$file" && skip "$file is a student's work: its TODO 01.1 may be done"
     line=$(grep -n -m1 'LAB_TODO("01.1")' "$REPO_ROOT/$file" | cut -d: -f1)
     [ -n "$line" ] || fail "no LAB_TODO(\"01.1\") in $file"
-    run env LAB01_TODO=01.1 "$program"
+    run "$program" 01.1
     assert_failure
     assert_line "$(todo_message 01.1 "$file" "$line")"
 }

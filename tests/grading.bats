@@ -526,7 +526,7 @@ print([t["hint"] for l in d["labs"] for t in l["tests"] if t["name"].startswith(
     run make -s -C "$REPO_ROOT" grade GRADE_BUILD=ref GRADE_LABS="2 02" BUILD="$BUILD_DIR" CUDA_ARCH=90
     assert_success
     assert_equal "$(grep -c '^02 ' <<<"$output")" 1
-    assert_line --regexp '^02 +([0-9]+) of 29 '
+    assert_line --regexp '^02 +([0-9]+) of 34 '
 }
 
 @test "grading: a submission without a lab's files is told so, not sent to a harness link error" {
@@ -563,4 +563,109 @@ print([t["hint"] for l in d["labs"] for t in l["tests"] if t["name"].startswith(
     refute_output --partial "[failed] 03: TODO 03.1 "
     assert_output --partial "[failed] 03: TODO 03.3 "
     grep -q '^ok .* 03: TODO 03.1 refuses' "$GRADED/tests.tap" || fail "TODO 03.1's unit test did not pass"
+}
+
+# --- a planted mistake, built as a student's files: what its test says -------
+
+# planted NAME: the reference of tests/mistakes/NAME.patch's lab with that mistake planted,
+# built as a student's files (the lab's unit-test drivers) in $BATS_TEST_TMPDIR/NAME/build,
+# which PLANTED names. Only the lab's files are compiled: common/ and the tools are this tree's
+# build, linked in.
+planted() {
+    local name=$1 tree="$BATS_TEST_TMPDIR/$1" nn lab targets=()
+    nn=${name#lab}
+    nn=${nn%%-*}
+    lab=$(cd "$REPO_ROOT/solutions" && ls -d "$nn"-*)
+    mkdir -p "$tree/solutions" "$tree/labs/$lab" "$tree/build"
+    cp -r "$REPO_ROOT/solutions/$lab" "$tree/solutions/"
+    patch -s -p1 -d "$tree" <"$REPO_ROOT/tests/mistakes/$name.patch" ||
+        fail "tests/mistakes/$name.patch no longer applies"
+    cp -r "$tree/solutions/$lab" "$tree/labs/$lab/student"
+    cp -al "$BUILD_DIR/common" "$BUILD_DIR/tools" "$tree/build/" 2>/dev/null ||
+        cp -a "$BUILD_DIR/common" "$BUILD_DIR/tools" "$tree/build/"
+    mapfile -t targets < <("$REPO_ROOT/tools/test-drivers.sh" "$tree/build" student "$lab")
+    make -s -C "$REPO_ROOT" BUILD="$tree/build" STUDENT_ROOT="$tree/labs" CUDA_ARCH=90 "${targets[@]}" ||
+        fail "the planted $name does not build"
+    PLANTED="$tree/build"
+}
+
+@test "grading: a racy TODO 04.8 fails its test on one CPU (taskset -c 0), whatever the threads' turns" {
+    command -v taskset >/dev/null || skip "taskset (util-linux) is not installed"
+    local name
+    for name in lab04-cpu-plain-increment lab04-cpu-volatile-increment; do
+        planted "$name"
+        run taskset -c 0 env LAB_BUILD=student BUILD="$PLANTED" \
+            bats -f 'TODO 04\.8 the CPU adds' "$REPO_ROOT/tests/lab04.bats"
+        assert_failure
+        assert_line --regexp '^not ok 1 04: TODO 04\.8 the CPU adds'
+        assert_output --partial "not ok two_threads: ThreadSanitizer found a data race on the counter"
+        assert_output --regexp "SUMMARY: ThreadSanitizer: data race .*/atomic_host\.c:[0-9]+ in cpu_add_while"
+    done
+    # The reference passes the same test on the same one CPU.
+    run taskset -c 0 env LAB_BUILD=ref BUILD="$BUILD_DIR" bats -f 'TODO 04\.8 the CPU adds' "$REPO_ROOT/tests/lab04.bats"
+    assert_success
+}
+
+@test "grading: where ThreadSanitizer cannot map memory, the thread tests run again without address-space randomisation, else skip saying why" {
+    local dir="$BATS_TEST_TMPDIR/b/student/threads"
+    mkdir -p "$dir"
+    # A stand-in driver that fails as ThreadSanitizer does on such a kernel, unless setarch -R
+    # turned randomisation off for it (ADDR_NO_RANDOMIZE in its personality).
+    printf '%s\n' '#!/bin/sh' \
+        'if [ $((0x$(cat /proc/self/personality) & 0x40000)) -eq 0 ]; then' \
+        '    echo "FATAL: ThreadSanitizer: unexpected memory mapping 0x555555554000-0x555555555000" >&2; exit 66' \
+        'fi' 'echo "ok two_threads"' >"$dir/99-stand-in"
+    chmod +x "$dir/99-stand-in"
+    setarch "$(uname -m)" -R true 2>/dev/null || skip "setarch -R is not allowed here"
+    BUILD_DIR="$BATS_TEST_TMPDIR/b" LAB_BUILD=student
+    # A skip of threads_run's own is a failure here.
+    skip() { fail "skipped: $*"; }
+    threads_run 99 99.1
+    assert_success
+    assert_output "ok two_threads"
+    # Where even that fails, the test is skipped with the reason and the fix.
+    printf '%s\n' '#!/bin/sh' 'echo "FATAL: ThreadSanitizer: unexpected memory mapping 0x1-0x2" >&2' 'exit 66' >"$dir/99-stand-in"
+    skip() { echo "skipped: $*"; exit 0; }
+    run threads_run 99 99.1
+    unset -f skip
+    assert_output --regexp '^skipped: ThreadSanitizer cannot map memory on this kernel, even with setarch -R: FATAL: .* \(fix: sudo sysctl vm\.mmap_rnd_bits=28\)$'
+}
+
+@test "grading: a crash in a unit-tested TODO names its signal, its case and its TODO, in the test and in the scorecard's hint" {
+    planted lab04-cpu-null-counter-used
+    local junit="$BATS_TEST_TMPDIR/junit" said
+    mkdir -p "$junit"
+    cd "$REPO_ROOT"
+    run env LAB_BUILD=student BUILD="$PLANTED" bats --report-formatter junit --output "$junit" \
+        -f 'TODO 04\.8 the CPU adds' tests/lab04.bats
+    assert_failure
+    said="not ok null_counter: crashed with SIGSEGV (invalid memory access, e.g. a NULL or freed pointer), signal 11, in TODO 04.8 (case null_counter)"
+    assert_output --partial "$said"
+    refute_output --partial "exited 139"
+    for _ in $(seq 1 50); do
+        grep -q '</testsuites>' "$junit/report.xml" 2>/dev/null && break
+        sleep 0.2
+    done
+    score "$junit/report.xml"
+    assert_line --regexp "^      $(sed 's/[][().*^$]/\\&/g' <<<"$said") \(tests/lab04\.bats:[0-9]+\)$"
+}
+
+@test "grading: a program killed by a signal is said so by the signal's name, first among what it said" {
+    run bash -c 'echo "lab: copying 4 KiB"; kill -SEGV $$'
+    assert_equal "$status" 139
+    run program_said "$status" "$output"
+    assert_line --index 0 'the program was killed by SIGSEGV (signal 11: invalid memory access, e.g. a NULL or freed pointer) and said:'
+    assert_line --index 1 '  | crashed: killed by SIGSEGV (signal 11: invalid memory access, e.g. a NULL or freed pointer)'
+    assert_line '  | lab: copying 4 KiB'
+    refute_output --partial "exited 139"
+    run program_said 134 "lab: checking"
+    assert_line --index 0 'the program was killed by SIGABRT (signal 6: abort, e.g. a failed assert) and said:'
+    run program_said 3 "lab: error: x"
+    assert_line --index 0 'the program exited 3 and said:'
+    # The scorecard's hint is the crash, named.
+    local junit="$BATS_TEST_TMPDIR/crash.xml"
+    printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="lab01.bats">\n<testcase name="01: crash"><failure>(in test file tests/lab01.bats, line 5)\n%s\n</failure></testcase>\n</testsuite></testsuites>\n' \
+        "$(program_said 139 'lab: copying 4 KiB')" >"$junit"
+    score "$junit"
+    assert_line '      crashed: killed by SIGSEGV (signal 11: invalid memory access, e.g. a NULL or freed pointer) (tests/lab01.bats:5)'
 }

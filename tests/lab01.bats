@@ -75,32 +75,62 @@ assert_all_verified() {
 }
 
 @test "01: TODO 01.1 describe_gpu hands back the error of a device that does not exist (unit test, any machine)" {
-    LAB01_TODO=01.1 unit_run 01
+    unit_run 01 01.1
     assert_success
 }
 
 @test "01: TODO 01.2 check_access answers 0 when the call fails, and clears its error (unit test, any machine)" {
-    LAB01_TODO=01.2 unit_run 01
+    unit_run 01 01.2
     assert_success
 }
 
 @test "01: TODO 01.3 query_attributes hands back the error of a missing device (unit test, any machine)" {
-    LAB01_TODO=01.3 unit_run 01
+    unit_run 01 01.3
     assert_success
 }
 
 @test "01: TODO 01.4 try_nonzero_flags makes no call when the device cannot be made current (unit test, any machine)" {
-    LAB01_TODO=01.4 unit_run 01
+    unit_run 01 01.4
     assert_success
 }
 
 @test "01: TODO 01.5 enable_twice makes no call when the device cannot be made current (unit test, any machine)" {
-    LAB01_TODO=01.5 unit_run 01
+    unit_run 01 01.5
     assert_success
 }
 
 @test "01: TODO 01.6 disable_twice makes no call when the device cannot be made current (unit test, any machine)" {
-    LAB01_TODO=01.6 unit_run 01
+    unit_run 01 01.6
+    assert_success
+}
+
+@test "01: TODO 01.1 describe_gpu describes each GPU as itself, keeps the current device and the error state, and returns the failing call's error (stand-in runtime, any machine)" {
+    stand_in_run 01 01.1
+    assert_success
+}
+
+@test "01: TODO 01.2 check_access asks every cell, the diagonal too, answers with its own call's result and leaves nothing behind (stand-in runtime, any machine)" {
+    stand_in_run 01 01.2
+    assert_success
+}
+
+@test "01: TODO 01.3 query_attributes asks source first in both directions and returns the first failing query's error (stand-in runtime, any machine)" {
+    stand_in_run 01 01.3
+    assert_success
+}
+
+@test "01: TODO 01.4 try_nonzero_flags asks flags 1 from dev, on a pair and on a GPU itself, and leaves dev current (stand-in runtime, any machine)" {
+    stand_in_run 01 01.4
+    assert_success
+}
+
+@test "01: TODO 01.5 enable_twice records both answers, turns on dev -> peer and no other direction, and leaves dev current (stand-in runtime, any machine)" {
+    stand_in_run 01 01.5
+    assert_success
+}
+
+@test "01: TODO 01.6 disable_twice records both answers, turns dev -> peer off and leaves dev current (stand-in runtime, any machine)" {
+    stand_in_run 01 01.6
     assert_success
 }
 

@@ -25,9 +25,9 @@ captured_rows() {
     [ -f "$CAPTURED_CSV" ] || fail "the run wrote no result file (status $status): $stderr"
 }
 
-# unit_group GROUP: the unit-test driver's cases of one group (tests/unit/lab02.c).
+# unit_group TODO: the unit-test driver's cases of one TODO (tests/unit/lab02.c).
 unit_group() {
-    LAB02_UNIT=$1 unit_run 02
+    unit_run 02 "$1"
     assert_success
     assert_output --partial "ok "
     refute_output --partial "not ok"
@@ -115,25 +115,51 @@ assert_all_ones() {
 }
 
 @test "02: TODO 02.1 p2p_bytes: zero, one, odd sizes, the largest product, overflow (unit, any machine)" {
-    unit_group bytes
+    unit_group 02.1
 }
 
 @test "02: TODO 02.2 p2p_check: every fault alone, the boundaries, several faults in order (unit, any machine)" {
-    unit_group check
+    unit_group 02.2
 }
 
 @test "02: TODO 02.3 p2p_owner: NULL and host pointers belong to no device (unit, any machine)" {
-    unit_group owner
+    unit_group 02.3
     # With no GPU visible the runtime can place no pointer at all: still no device.
-    CUDA_VISIBLE_DEVICES= unit_group owner
+    CUDA_VISIBLE_DEVICES= unit_group 02.3
 }
 
 @test "02: TODOs 02.4 and 02.5: the wrappers refuse before they copy and write nothing (unit, any machine)" {
-    unit_group copy
+    unit_group 02.4
+    unit_group 02.5
 }
 
 @test "02: TODO 02.6 p2p_copy_floats checks the count before anything is copied (unit, any machine)" {
-    unit_group floats
+    unit_group 02.6
+}
+
+@test "02: TODO 02.3 p2p_owner gives only device memory an owner, not pinned, managed or pageable host memory, and clears a failed query (stand-in runtime, any machine)" {
+    stand_in_run 02 02.3
+    assert_success
+}
+
+@test "02: TODO 02.4 p2p_copy makes one cudaMemcpyPeer with the caller's arguments, leaves the current device alone and reports a failed copy (stand-in runtime, any machine)" {
+    stand_in_run 02 02.4
+    assert_success
+}
+
+@test "02: TODO 02.5 p2p_copy_async makes one cudaMemcpyPeerAsync on the caller's stream, leaves the current device alone and reports a failed copy (stand-in runtime, any machine)" {
+    stand_in_run 02 02.5
+    assert_success
+}
+
+@test "02: TODO 02.6 p2p_copy_floats copies count x 4 bytes through p2p_copy (stand-in runtime, any machine)" {
+    stand_in_run 02 02.6
+    assert_success
+}
+
+@test "02: TODO 02.7 p2p_copy_staged makes its six calls in the contract's order, on the right streams, and returns the first error (stand-in runtime, any machine)" {
+    stand_in_run 02 02.7
+    assert_success
 }
 
 # --- the checker, on the recorded 2xH200 run and edits of it ----------------

@@ -2,8 +2,9 @@
 # ensure-deps.sh: make sure the tools the tests use are here. Missing Debian
 # packages are installed with apt-get when running as root; otherwise the
 # command to run is printed. The script exits 1 only when a required tool
-# (Bats and its libraries, unifdef, python3) is still missing; without an optional one
-# (gnuplot, graphviz, doxygen) the tests that need it skip and say why.
+# (Bats and its libraries, unifdef, python3, ThreadSanitizer's runtime) is
+# still missing; without an optional one (gnuplot, graphviz, doxygen) the
+# tests that need it skip and say why.
 # DEPS_SLIDES=1 (make deps, make slides) also wants what rendering the decks
 # needs: a CJK font, Chromium and npm (the tests that render skip without).
 # LAB_NO_INSTALL=1 only checks (for machines without a package registry).
@@ -27,6 +28,17 @@ for lib in bats-support bats-assert bats-file; do
 done
 have_cmd unifdef || missing+=(unifdef)
 have_cmd python3 || missing+=(python3) # make grade's scorecard and summary.json, the handout tools
+# ThreadSanitizer's runtime: lab 04's thread tests (tests/unit/lab04-threads.c) are built with
+# gcc -fsanitize=thread. Debian's package is libtsan2 (gcc 12 and later).
+tsan_links() {
+    local out rc
+    out=$(mktemp)
+    printf 'int main(void) { return 0; }\n' | "${CC:-gcc}" -fsanitize=thread -x c - -o "$out" 2>/dev/null
+    rc=$?
+    rm -f "$out"
+    return "$rc"
+}
+have_cmd "${CC:-gcc}" && ! tsan_links && missing+=(libtsan2)
 have_cmd gnuplot || optional+=(gnuplot-nox)
 have_cmd doxygen || optional+=(doxygen)
 have_cmd dot || optional+=(graphviz)

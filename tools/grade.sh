@@ -102,7 +102,7 @@ first_error() {
 for lab in "${labs[@]}"; do
     nn=${lab%%-*}
     targets=("$gbuild/$variant/bin/$lab")
-    [ -f "tests/unit/lab$nn.c" ] && targets+=("$gbuild/$variant/unit/$lab")
+    mapfile -t -O 1 targets < <(tools/test-drivers.sh "$gbuild" "$variant" "$lab")
     missing=""
     if [ -n "$submission" ] && ! compgen -G "$student_root/$lab/student/*.c*" >/dev/null; then
         missing="the submission has no labs/$lab/student/ files"

@@ -127,13 +127,39 @@ skip_if_77() {
 # "failed" ...; else its last lines). A test's output is shown only when the
 # test fails, so a failed check shows the student what the program said
 # (e.g. "not ok check_size_overflow: got P2P_ERR_ZERO_SIZE, expected ..."),
-# not only "expected 0, actual 1".
+# not only "expected 0, actual 1". A program killed by a signal (status
+# 128+N) is said so, with the signal's name, first.
 program_said() {
-    local status=$1 text=$2 said
+    local status=$1 text=$2 said how
     [ "$status" -eq 0 ] || [ "$status" -eq 77 ] && return 0
-    said=$(grep -m8 -iE '^not ok|error|expected|failed|refused|mismatch|wrong|not verified' <<<"$text" || true)
+    said=$(grep -m8 -iE '^not ok|error|expected|failed|refused|mismatch|wrong|not verified|^SUMMARY: ' <<<"$text" || true)
     [ -n "$said" ] || said=$(tail -n 5 <<<"$text")
-    printf 'the program exited %s and said:\n%s\n' "$status" "$(sed 's/^/  | /' <<<"$said")"
+    how="exited $status"
+    if signal_said "$status" >/dev/null; then
+        how="was killed by $(signal_said "$status")"
+        said="crashed: killed by $(signal_said "$status")"$'\n'"$said"
+    fi
+    printf 'the program %s and said:\n%s\n' "$how" "$(sed 's/^/  | /' <<<"$said")"
+}
+
+# signal_said STATUS: for a shell status 128+N of a program a signal killed,
+# the signal's name and what it usually means, e.g. "SIGSEGV (signal 11:
+# invalid memory access, e.g. a NULL or freed pointer)"; fails for any
+# other status.
+signal_said() {
+    local n=$(($1 - 128)) name what
+    [ "$n" -ge 1 ] && [ "$n" -le 64 ] || return 1
+    name=$(kill -l "$n" 2>/dev/null) || return 1
+    case $name in
+    SEGV) what="invalid memory access, e.g. a NULL or freed pointer" ;;
+    BUS) what="misaligned or unmapped memory access" ;;
+    FPE) what="arithmetic fault, e.g. an integer division by zero" ;;
+    ILL) what="illegal instruction" ;;
+    ABRT) what="abort, e.g. a failed assert" ;;
+    KILL) what="killed, e.g. out of memory or a time limit" ;;
+    *) what="signal" ;;
+    esac
+    echo "SIG$name (signal $n: $what)"
 }
 
 # lab_run NN ARGS...: run lab NN's program (stdout and stderr together).
@@ -309,12 +335,38 @@ run_checker() {
 # unit_run NN [ARGS...]: run lab NN's unit-test driver (tests/unit/labNN.c,
 # which calls the student's functions directly) in the chosen build; each
 # failing case is a line "not ok CASE: what was returned and what was expected".
-unit_run() {
-    local program why
-    why=$(lab_unbuilt "$1") && fail "$why"
-    program=$(built "$BUILD_DIR/$LAB_BUILD/unit" "$1") || fail "lab $1: no unit-test driver (build it with 'make')"
-    shift
+unit_run() { driver_run unit "$@"; }
+
+# stand_in_run NN [ARGS...]: the same for lab NN's cases against the stand-in
+# runtime (tests/unit/labNN-stand-in.c, tests/unit/stand_in.h): two GPUs that
+# answer the same on every machine.
+stand_in_run() { driver_run stand-in "$@"; }
+
+# threads_run NN [ARGS...]: the same for lab NN's thread tests
+# (tests/unit/labNN-threads.c, built with ThreadSanitizer). On a kernel whose
+# address-space layout ThreadSanitizer cannot use ("FATAL: ThreadSanitizer:
+# unexpected memory mapping", e.g. vm.mmap_rnd_bits above 28) it runs again
+# with address-space randomisation off for it (setarch -R); where that is not
+# allowed either, the test is skipped with the reason.
+threads_run() { driver_run threads "$@"; }
+
+# driver_run KIND NN [ARGS...]: run lab NN's KIND test driver
+# ($BUILD_DIR/$LAB_BUILD/KIND/NN-*, tools/test-drivers.sh) with ARGS; $output
+# and $status as `run` leaves them, what the program said shown on a failure,
+# an unfinished TODO failed with its own message.
+driver_run() {
+    local kind=$1 program why
+    why=$(lab_unbuilt "$2") && fail "$why"
+    program=$(built "$BUILD_DIR/$LAB_BUILD/$kind" "$2") ||
+        fail "lab $2: no $kind test driver (build it with 'make')"
+    shift 2
     run "$program" "$@"
+    if [ "$kind" = threads ] && grep -q 'ThreadSanitizer: unexpected memory mapping' <<<"$output"; then
+        run setarch "$(uname -m)" -R "$program" "$@"
+        if grep -qE 'ThreadSanitizer: unexpected memory mapping|setarch: failed' <<<"$output"; then
+            skip "ThreadSanitizer cannot map memory on this kernel, even with setarch -R: $(grep -m1 -E 'FATAL|setarch' <<<"$output") (fix: sudo sysctl vm.mmap_rnd_bits=28)"
+        fi
+    fi
     program_said "$status" "$output"
     fail_if_todo
 }

@@ -5,10 +5,12 @@
  *        exercises (every call fails, with or without a GPU).
  *
  * Prints one line per case ("ok NAME", "ok NAME # skip why" or "not ok NAME:
- * why") and exits 1 when any case failed. LAB01_TODO=01.k runs only the
- * cases of that TODO.
+ * why") and exits 1 when any case failed; `lab01 01.k` runs only the cases
+ * of that TODO.
  */
+#define _DEFAULT_SOURCE /* unit_groups.h: fork, waitpid, getline, mmap */
 #include "peer_checks.h"
+#include "unit_groups.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +22,6 @@
 #define UNTOUCHED ((cudaError_t)9999)
 
 static int failed;
-
-static int chosen(const char *todo)
-{
-    const char *only = getenv("LAB01_TODO");
-    return only == NULL || only[0] == '\0' || strcmp(only, todo) == 0;
-}
 
 static void expect(const char *name, int ok, const char *why)
 {
@@ -41,6 +37,7 @@ static void test_check_access(void)
                                    "check_access_both_ids_negative"};
     for (int k = 0; k < 3; k++) {
         int can = 7;
+        unit_case(names[k]);
         cudaError_t err = check_access(cases[k][0], cases[k][1], &can);
         char why[128];
         snprintf(why, sizeof why, "check_access(%d, %d) returned %s with *can_access %d; "
@@ -54,6 +51,7 @@ static void test_check_access(void)
 static void test_check_access_clears(void)
 {
     int n = 0, can = 7;
+    unit_case("check_access_clears_its_error");
     if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
         (void)cudaGetLastError();
         printf("ok check_access_clears_its_error # skip needs a GPU\n");
@@ -75,15 +73,18 @@ static void test_queries(const char *todo)
     cudaError_t err;
     char why[128];
     if (strcmp(todo, "01.1") == 0) {
+        unit_case("describe_gpu_no_such_device");
         err = describe_gpu(NO_DEVICE, &info);
         snprintf(why, sizeof why, "describe_gpu(%d) returned %s", NO_DEVICE, cudaGetErrorName(err));
         expect("describe_gpu_no_such_device", err != cudaSuccess, why);
         return;
     }
+    unit_case("query_attributes_no_such_peer");
     err = query_attributes(0, NO_DEVICE, &attr);
     snprintf(why, sizeof why, "query_attributes(0, %d) returned %s", NO_DEVICE,
              cudaGetErrorName(err));
     expect("query_attributes_no_such_peer", err != cudaSuccess, why);
+    unit_case("query_attributes_both_ids_bad");
     err = query_attributes(NO_DEVICE, NO_DEVICE, &attr);
     snprintf(why, sizeof why, "query_attributes(%d, %d) returned %s", NO_DEVICE, NO_DEVICE,
              cudaGetErrorName(err));
@@ -96,39 +97,42 @@ static void test_needs_current_device(const char *todo)
 {
     peer_calls calls = {UNTOUCHED, UNTOUCHED};
     cudaError_t result = UNTOUCHED, err;
-    const char *fn;
-    if (strcmp(todo, "01.4") == 0) {
-        fn = "try_nonzero_flags";
-        err = try_nonzero_flags(NO_DEVICE, 0, &result);
-    } else {
-        fn = strcmp(todo, "01.5") == 0 ? "enable_twice" : "disable_twice";
-        err = (strcmp(todo, "01.5") == 0 ? enable_twice : disable_twice)(NO_DEVICE, 0, &calls);
-    }
-    int ok = err != cudaSuccess && result == UNTOUCHED && calls.first == UNTOUCHED &&
-             calls.again == UNTOUCHED;
+    const char *fn = strcmp(todo, "01.4") == 0   ? "try_nonzero_flags"
+                     : strcmp(todo, "01.5") == 0 ? "enable_twice"
+                                                 : "disable_twice";
     char name[64], why[160];
     snprintf(name, sizeof name, "%s_no_such_device", fn);
+    unit_case(name);
+    if (strcmp(todo, "01.4") == 0)
+        err = try_nonzero_flags(NO_DEVICE, 0, &result);
+    else
+        err = (strcmp(todo, "01.5") == 0 ? enable_twice : disable_twice)(NO_DEVICE, 0, &calls);
+    int ok = err != cudaSuccess && result == UNTOUCHED && calls.first == UNTOUCHED &&
+             calls.again == UNTOUCHED;
     snprintf(why, sizeof why, "%s(%d, 0) returned %s%s", fn, NO_DEVICE, cudaGetErrorName(err),
              ok || err == cudaSuccess ? "" : " but wrote results of calls it should not make");
     expect(name, ok, why);
 }
 
-/** @brief Every clause a missing device can check, TODO by TODO. */
-int main(void)
+static void todo_01_1(void) { test_queries("01.1"); }
+static void todo_01_2(void)
 {
-    if (chosen("01.1"))
-        test_queries("01.1");
-    if (chosen("01.2")) {
-        test_check_access();
-        test_check_access_clears();
-    }
-    if (chosen("01.3"))
-        test_queries("01.3");
-    if (chosen("01.4"))
-        test_needs_current_device("01.4");
-    if (chosen("01.5"))
-        test_needs_current_device("01.5");
-    if (chosen("01.6"))
-        test_needs_current_device("01.6");
+    test_check_access();
+    test_check_access_clears();
+}
+static void todo_01_3(void) { test_queries("01.3"); }
+static void todo_01_4(void) { test_needs_current_device("01.4"); }
+static void todo_01_5(void) { test_needs_current_device("01.5"); }
+static void todo_01_6(void) { test_needs_current_device("01.6"); }
+
+/** @brief Every clause a missing device can check, TODO by TODO; with an argument (01.1 ...
+ *         01.6) only that TODO's cases. */
+int main(int argc, char **argv)
+{
+    static const unit_group groups[] = {{"01.1", todo_01_1}, {"01.2", todo_01_2},
+                                        {"01.3", todo_01_3}, {"01.4", todo_01_4},
+                                        {"01.5", todo_01_5}, {"01.6", todo_01_6}};
+    if (unit_run_groups(groups, sizeof groups / sizeof groups[0], argc, argv) == 0)
+        return 2;
     return failed;
 }

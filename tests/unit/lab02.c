@@ -4,12 +4,14 @@
  *        needed): the byte count, every check and its order, the owner of
  *        host pointers, and that the copies refuse before they copy.
  *
- * LAB02_UNIT=bytes|check|owner|copy|floats runs one group (default: all),
- * so that an unfinished TODO stops only its own group. Prints "ok NAME" or
- * "not ok NAME: what came back and what was expected" per case; exits 1
- * when any case failed.
+ * `lab02 02.k` runs only that TODO's cases (default: all), so that an
+ * unfinished TODO stops only its own group. Prints "ok NAME" or "not ok
+ * NAME: what came back and what was expected" per case; exits 1 when any
+ * case failed.
  */
+#define _DEFAULT_SOURCE /* unit_groups.h: fork, waitpid, getline, mmap */
 #include "p2p_copy.h"
+#include "unit_groups.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -32,6 +34,7 @@ static void expect_bytes(const char *name, size_t count, size_t elem, p2p_status
                          size_t want)
 {
     size_t bytes = 12345;
+    unit_case(name);
     p2p_status got = p2p_bytes(count, elem, &bytes);
     size_t left = want_status == P2P_OK ? want : 12345;
     char g[96], w[96];
@@ -40,7 +43,8 @@ static void expect_bytes(const char *name, size_t count, size_t elem, p2p_status
     report(name, got == want_status && bytes == left, g, w);
 }
 
-/** @brief TODO 02.1: zero, one, odd sizes, the largest product, overflow. */
+/** @brief TODO 02.1: zero, one, odd sizes, the largest product, overflow (wrapping below and
+ *         above the factors). */
 static void test_bytes(void)
 {
     expect_bytes("bytes_product", 1000, 4, P2P_OK, 4000);
@@ -55,6 +59,10 @@ static void test_bytes(void)
     expect_bytes("bytes_overflow_odd", SIZE_MAX / 3 + 1, 3, P2P_ERR_SIZE_OVERFLOW, 0);
     expect_bytes("bytes_overflow_halves", SIZE_MAX / 2 + 1, 2, P2P_ERR_SIZE_OVERFLOW, 0);
     expect_bytes("bytes_overflow_both_large", SIZE_MAX, SIZE_MAX, P2P_ERR_SIZE_OVERFLOW, 0);
+    /* Products that wrap around to a value above both factors: a check made after the
+     * multiplication (product < count) lets them through. */
+    expect_bytes("bytes_overflow_wraps_above_count", SIZE_MAX / 2, 4, P2P_ERR_SIZE_OVERFLOW, 0);
+    expect_bytes("bytes_overflow_wraps_above_elem_size", 4, SIZE_MAX / 2, P2P_ERR_SIZE_OVERFLOW, 0);
 }
 
 static int dst_word, src_word;
@@ -69,6 +77,7 @@ static p2p_request valid(void)
 static void expect_check(const char *name, p2p_request req, int count, p2p_status want)
 {
     p2p_request copy = req;
+    unit_case(name);
     p2p_status got = p2p_check(&req, count);
     report(name, got == want, p2p_status_name(got), p2p_status_name(want));
     if (memcmp(&copy, &req, sizeof req) != 0)
@@ -139,14 +148,17 @@ static void test_owner(void)
 {
     char stack_bytes[64];
     char *heap = malloc(4096);
+    unit_case("owner_null");
     int got = p2p_owner(NULL);
     char g[32], w[32];
     snprintf(w, sizeof w, "%d", P2P_NOT_DEVICE);
     snprintf(g, sizeof g, "%d", got);
     report("owner_null", got == P2P_NOT_DEVICE, g, w);
+    unit_case("owner_stack_memory");
     got = p2p_owner(stack_bytes);
     snprintf(g, sizeof g, "%d", got);
     report("owner_stack_memory", got == P2P_NOT_DEVICE, g, w);
+    unit_case("owner_heap_memory");
     got = heap ? p2p_owner(heap) : P2P_NOT_DEVICE;
     snprintf(g, sizeof g, "%d", got);
     report("owner_heap_memory", got == P2P_NOT_DEVICE, g, w);
@@ -172,29 +184,38 @@ static void expect_refused(const char *name, p2p_status got, p2p_status want1,
  * the id is bad; a device: the pointer is not its memory). */
 static unsigned char host_dst[64], host_src[64];
 
-/** @brief TODOs 02.4 and 02.5: the wrappers check before they copy. */
+/* One refused call: the case is announced before CALL runs. */
+#define REFUSED(name, call, want1, want2) \
+    (unit_case(name), expect_refused((name), (call), (want1), (want2), host_dst))
+
+/** @brief TODO 02.4: p2p_copy checks before it copies. */
 static void test_copy(void)
 {
     const p2p_status bad = P2P_ERR_BAD_DST_DEVICE, not_dev = P2P_ERR_DST_NOT_ON_DEVICE;
     memset(host_dst, 0xA5, sizeof host_dst);
     memset(host_src, 0x11, sizeof host_src);
-    expect_refused("copy_null_dst", p2p_copy(NULL, 0, host_src, 0, 8), P2P_ERR_NULL_DST,
-                   P2P_ERR_NULL_DST, host_dst);
-    expect_refused("copy_null_src", p2p_copy(host_dst, 0, NULL, 0, 8), P2P_ERR_NULL_SRC,
-                   P2P_ERR_NULL_SRC, host_dst);
-    expect_refused("copy_zero_bytes", p2p_copy(host_dst, 0, host_src, 0, 0), P2P_ERR_ZERO_SIZE,
-                   P2P_ERR_ZERO_SIZE, host_dst);
-    expect_refused("copy_dst_device_negative", p2p_copy(host_dst, -1, host_src, 0, 8), bad, bad,
-                   host_dst);
-    expect_refused("copy_host_memory", p2p_copy(host_dst, 0, host_src, 0, 64), bad, not_dev,
-                   host_dst);
-    expect_refused("copy_async_null_dst", p2p_copy_async(NULL, 0, host_src, 0, 8, 0),
-                   P2P_ERR_NULL_DST, P2P_ERR_NULL_DST, host_dst);
-    expect_refused("copy_async_null_src_and_zero_bytes",
-                   p2p_copy_async(host_dst, 0, NULL, 0, 0, 0), P2P_ERR_NULL_SRC,
-                   P2P_ERR_NULL_SRC, host_dst);
-    expect_refused("copy_async_host_memory", p2p_copy_async(host_dst, 0, host_src, 0, 64, 0),
-                   bad, not_dev, host_dst);
+    REFUSED("copy_null_dst", p2p_copy(NULL, 0, host_src, 0, 8), P2P_ERR_NULL_DST,
+            P2P_ERR_NULL_DST);
+    REFUSED("copy_null_src", p2p_copy(host_dst, 0, NULL, 0, 8), P2P_ERR_NULL_SRC,
+            P2P_ERR_NULL_SRC);
+    REFUSED("copy_zero_bytes", p2p_copy(host_dst, 0, host_src, 0, 0), P2P_ERR_ZERO_SIZE,
+            P2P_ERR_ZERO_SIZE);
+    REFUSED("copy_dst_device_negative", p2p_copy(host_dst, -1, host_src, 0, 8), bad, bad);
+    REFUSED("copy_host_memory", p2p_copy(host_dst, 0, host_src, 0, 64), bad, not_dev);
+}
+
+/** @brief TODO 02.5: p2p_copy_async checks before it copies. */
+static void test_copy_async(void)
+{
+    const p2p_status bad = P2P_ERR_BAD_DST_DEVICE, not_dev = P2P_ERR_DST_NOT_ON_DEVICE;
+    memset(host_dst, 0xA5, sizeof host_dst);
+    memset(host_src, 0x11, sizeof host_src);
+    REFUSED("copy_async_null_dst", p2p_copy_async(NULL, 0, host_src, 0, 8, 0), P2P_ERR_NULL_DST,
+            P2P_ERR_NULL_DST);
+    REFUSED("copy_async_null_src_and_zero_bytes", p2p_copy_async(host_dst, 0, NULL, 0, 0, 0),
+            P2P_ERR_NULL_SRC, P2P_ERR_NULL_SRC);
+    REFUSED("copy_async_host_memory", p2p_copy_async(host_dst, 0, host_src, 0, 64, 0), bad,
+            not_dev);
 }
 
 /** @brief TODO 02.6: the float count is checked before anything is copied. */
@@ -203,32 +224,24 @@ static void test_floats(void)
     float *dst = (float *)(void *)host_dst;
     const float *src = (const float *)(const void *)host_src;
     memset(host_dst, 0xA5, sizeof host_dst);
-    expect_refused("floats_overflow", p2p_copy_floats(dst, 0, src, 0, SIZE_MAX / 4 + 1),
-                   P2P_ERR_SIZE_OVERFLOW, P2P_ERR_SIZE_OVERFLOW, host_dst);
-    expect_refused("floats_zero_count", p2p_copy_floats(dst, 0, src, 0, 0), P2P_ERR_ZERO_SIZE,
-                   P2P_ERR_ZERO_SIZE, host_dst);
-    expect_refused("floats_host_memory", p2p_copy_floats(dst, 0, src, 0, 16),
-                   P2P_ERR_BAD_DST_DEVICE, P2P_ERR_DST_NOT_ON_DEVICE, host_dst);
+    REFUSED("floats_overflow", p2p_copy_floats(dst, 0, src, 0, SIZE_MAX / 4 + 1),
+            P2P_ERR_SIZE_OVERFLOW, P2P_ERR_SIZE_OVERFLOW);
+    /* count x 4 wraps to SIZE_MAX - 3, above count: only a check before multiplying sees it. */
+    REFUSED("floats_overflow_wraps_above_count", p2p_copy_floats(dst, 0, src, 0, SIZE_MAX / 2),
+            P2P_ERR_SIZE_OVERFLOW, P2P_ERR_SIZE_OVERFLOW);
+    REFUSED("floats_zero_count", p2p_copy_floats(dst, 0, src, 0, 0), P2P_ERR_ZERO_SIZE,
+            P2P_ERR_ZERO_SIZE);
+    REFUSED("floats_host_memory", p2p_copy_floats(dst, 0, src, 0, 16), P2P_ERR_BAD_DST_DEVICE,
+            P2P_ERR_DST_NOT_ON_DEVICE);
 }
 
-/** @brief Run the group LAB02_UNIT names, or every group. */
-int main(void)
+/** @brief Every group, or the one TODO id the argument names (02.1 ... 02.6). */
+int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {{"bytes", test_bytes}, {"check", test_check}, {"owner", test_owner},
-                  {"copy", test_copy},   {"floats", test_floats}};
-    const char *only = getenv("LAB02_UNIT");
-    int ran = 0;
-    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
-        if (only == NULL || only[0] == '\0' || strcmp(only, groups[i].name) == 0) {
-            groups[i].run();
-            ran++;
-        }
-    if (ran == 0) {
-        printf("not ok: no group '%s' (bytes, check, owner, copy, floats)\n", only);
-        return 1;
-    }
+    static const unit_group groups[] = {{"02.1", test_bytes}, {"02.2", test_check},
+                                        {"02.3", test_owner}, {"02.4", test_copy},
+                                        {"02.5", test_copy_async}, {"02.6", test_floats}};
+    if (unit_run_groups(groups, sizeof groups / sizeof groups[0], argc, argv) == 0)
+        return 2;
     return failed;
 }

@@ -9,6 +9,7 @@
  * when any case failed; `lab03 03.1`, `lab03 03.1-calls` or `lab03 03.3`
  * runs one group of cases.
  */
+#define _DEFAULT_SOURCE /* unit_groups.h: fork, waitpid, getline, mmap */
 #include "devices.h"
 #include "peer_kernels.h"
 #include "unit_groups.h"

@@ -8,6 +8,7 @@
  * Prints one line per case ("ok NAME" or "not ok NAME: why") and exits 1
  * when any case failed.
  */
+#define _DEFAULT_SOURCE /* unit_groups.h: fork, waitpid, getline, mmap */
 #include "p2p_perf.h"
 #include "unit_groups.h"
 

@@ -6,7 +6,9 @@
  * Every function asks the CUDA runtime one of chapter 4.1's questions and hands back the answer,
  * errors included: the errors are the lesson. The harness makes the same calls itself and
  * compares; after each function returns it also reads the current device and cudaGetLastError(),
- * so an error left pending or a wrong current device fails the row.
+ * so an error left pending or a wrong current device fails the row. tests/unit/lab01-stand-in.c
+ * checks the same clauses on any machine, against a stand-in runtime of two GPUs
+ * (tests/unit/stand_in.h), and which call's error each function returns.
  *
  * Clauses shared by every function:
  * - returns cudaSuccess, or the error of a call the function cannot do without (said per

@@ -6,6 +6,9 @@
  *        nothing), leaves the current device alone and returns a status. The checks are split
  *        so that each is tested alone: the decision (p2p_check, TODO 02.2) is pure, so
  *        tests/unit/lab02.c runs it without a GPU; p2p_owner (TODO 02.3) asks the runtime.
+ *        tests/unit/lab02-stand-in.c runs TODOs 02.3 to 02.7 on any machine against a stand-in
+ *        runtime of two GPUs (tests/unit/stand_in.h): memory of each type, the copy calls made,
+ *        the current device, failures planted in a runtime call.
  */
 #ifndef LAB02_P2P_COPY_H
 #define LAB02_P2P_COPY_H

@@ -12,8 +12,9 @@
 /* The chapter computes count * sizeof(float) and trusts it. */
 /* Contract of TODO 02.1 (in full: harness/p2p_copy.h); each clause and its test:
  * - P2P_ERR_ZERO_SIZE when either factor is 0; checked by: bytes_zero_count; bytes_zero_elem_size
- * - P2P_ERR_SIZE_OVERFLOW when the product does not fit in size_t, tested before multiplying; the
- *   largest exact product is accepted; checked by: bytes_overflow_floats; bytes_size_max;
+ * - P2P_ERR_SIZE_OVERFLOW when the product does not fit in size_t, tested before multiplying (a
+ *   product that wraps may land below the factors or above them); the largest exact product is
+ *   accepted; checked by: bytes_overflow_floats; bytes_overflow_wraps_above_count; bytes_size_max;
  *   bytes_largest_floats
  * - *bytes is written only on P2P_OK; checked by: bytes_overflow_odd
  */
@@ -38,12 +39,13 @@ p2p_status p2p_check(const p2p_request *req, int device_count)
 
 /* With unified addressing a pointer says where it lives. */
 /* Contract of TODO 02.3 (in full: harness/p2p_copy.h); each clause and its test:
- * - NULL and host memory have no device (P2P_NOT_DEVICE); checked by: owner_null;
- *   owner_stack_memory
+ * - NULL and host memory, pageable, pinned or managed, have no device (P2P_NOT_DEVICE); checked by:
+ *   owner_null; owner_stack_memory; TODO 02.3 p2p_owner gives only device memory an owner
  * - a pointer the runtime cannot place gives P2P_NOT_DEVICE and its error is cleared; checked by:
- *   owner_heap_memory
+ *   owner_heap_memory; TODO 02.3 p2p_owner gives only device memory an owner
  * - device memory is owned by its device; pinned host memory is not; checked by: TODOs 02.2, 02.3,
- *   02.4, 02.5 and 02.6 through the real calls
+ *   02.4, 02.5 and 02.6 through the real calls; TODO 02.3 p2p_owner gives only device memory an
+ *   owner
  */
 int p2p_owner(const void *ptr)
 {
@@ -53,9 +55,13 @@ int p2p_owner(const void *ptr)
 /* The copy itself: checked first, no cudaSetDevice. */
 /* Contract of TODO 02.4 (in full: harness/p2p_copy.h); each clause and its test:
  * - validated first; a refusal writes nothing; checked by: copy_null_dst; copy_host_memory
- * - every size from 1 byte copied exactly, the current device unchanged; checked by: TODOs 02.4
- *   and 02.5: every size; TODO 02.4: cudaMemcpyPeer delivers
- * - destination and source in the right order; checked by: TODOs 02.4 and 02.5: every size
+ * - every size from 1 byte copied exactly, the current device unchanged; checked by: TODOs 02.4 and
+ *   02.5: every size; TODO 02.4: cudaMemcpyPeer delivers; TODO 02.4 p2p_copy makes one
+ *   cudaMemcpyPeer
+ * - destination and source in the right order; checked by: TODOs 02.4 and 02.5: every size; TODO
+ *   02.4 p2p_copy makes one cudaMemcpyPeer
+ * - a failed cudaMemcpyPeer gives P2P_ERR_CUDA; checked by: TODO 02.4 p2p_copy makes one
+ *   cudaMemcpyPeer
  */
 p2p_status p2p_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t bytes)
 {
@@ -67,8 +73,10 @@ p2p_status p2p_copy(void *dst, int dst_dev, const void *src, int src_dev, size_t
  * - validated first; a refusal writes nothing; checked by: copy_async_null_dst;
  *   copy_async_null_src_and_zero_bytes
  * - ordered in the caller's stream, after the work already there; checked by: TODOs 02.5 and 02.7:
- *   p2p_copy_async and p2p_copy_staged
+ *   p2p_copy_async and p2p_copy_staged; TODO 02.5 p2p_copy_async makes one cudaMemcpyPeerAsync
  * - every size copied exactly; checked by: TODOs 02.4 and 02.5: every size
+ * - the current device unchanged; a failed cudaMemcpyPeerAsync gives P2P_ERR_CUDA; checked by: TODO
+ *   02.5 p2p_copy_async makes one cudaMemcpyPeerAsync
  */
 p2p_status p2p_copy_async(void *dst, int dst_dev, const void *src, int src_dev,
                           size_t bytes, cudaStream_t stream)
@@ -79,9 +87,9 @@ p2p_status p2p_copy_async(void *dst, int dst_dev, const void *src, int src_dev,
 /* The chapter's float helper, counting bytes the careful way. */
 /* Contract of TODO 02.6 (in full: harness/p2p_copy.h); each clause and its test:
  * - the count goes through p2p_bytes; its error is returned, nothing copied; checked by:
- *   floats_overflow; floats_zero_count
- * - a valid count copies exactly count x 4 bytes; checked by: TODOs 02.2, 02.3, 02.4, 02.5 and
- *   02.6 through the real calls
+ *   floats_overflow; floats_overflow_wraps_above_count; floats_zero_count
+ * - a valid count copies exactly count x 4 bytes; checked by: TODOs 02.2, 02.3, 02.4, 02.5 and 02.6
+ *   through the real calls; TODO 02.6 p2p_copy_floats copies count x 4 bytes
  */
 p2p_status p2p_copy_floats(float *dst, int dst_dev, const float *src, int src_dev,
                            size_t count)
@@ -92,12 +100,14 @@ p2p_status p2p_copy_floats(float *dst, int dst_dev, const float *src, int src_de
 /* Down to the host on the source's stream, up on the timed one; the two
  * events keep the halves in order and inside the timed region. */
 /* Contract of TODO 02.7 (in full: harness/p2p_copy.h); each clause and its test:
- * - the download waits for the timed stream's fork; checked by: TODOs 02.5 and 02.7:
- *   p2p_copy_async and p2p_copy_staged
+ * - the download waits for the timed stream's fork; checked by: TODOs 02.5 and 02.7: p2p_copy_async
+ *   and p2p_copy_staged; TODO 02.7 p2p_copy_staged makes its six calls
  * - the upload waits for the staged event and runs on the timed stream; checked by: TODOs 02.5 and
- *   02.7: p2p_copy_async and p2p_copy_staged
- * - both halves inside the timing, below the link's ceiling; checked by: TODOs 02.4, 02.5 and
- *   02.7: timing is sane
+ *   02.7: p2p_copy_async and p2p_copy_staged; TODO 02.7 p2p_copy_staged makes its six calls
+ * - both halves inside the timing, below the link's ceiling; checked by: TODOs 02.4, 02.5 and 02.7:
+ *   timing is sane
+ * - the first failing call's error is returned; checked by: TODO 02.7 p2p_copy_staged makes its six
+ *   calls
  */
 cudaError_t p2p_copy_staged(void *dst, const void *src, size_t bytes, cudaStream_t timed,
                             const p2p_staging *via)

@@ -163,7 +163,8 @@ typedef int (*lab04_busy_fn)(void *arg);
  *        memory order), never a plain load and store; the counter wraps modulo 2^64. Returns the
  *        increments made (a multiple of @p batch). A NULL counter or busy, or batch 0: returns 0 at
  *        once, busy never called. No CUDA call, no output. Checked: tests/unit/lab04.c (any
- *        machine, two CPU threads at once included) and the cpu-gpu count.
+ *        machine) and lab04-threads.c (two CPU threads at once, under ThreadSanitizer, so that
+ *        a race fails on any number of CPUs) and the cpu-gpu count.
  */
 unsigned long long cpu_add_while(unsigned long long *counter, unsigned long long batch,
                                  lab04_busy_fn busy, void *arg);

@@ -17,7 +17,7 @@ setup() {
 }
 
 @test "@NN@: TODO @NN@.1 byte counts (unit test, any machine)" {
-    unit_run @NN@
+    unit_run @NN@ @NN@.1
     assert_success
 }
 
