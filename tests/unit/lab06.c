@@ -6,6 +6,7 @@
  * Prints one line per case ("ok NAME" or "not ok NAME: why") and exits 1 when any case failed.
  * An argument (a TODO id) runs that TODO's cases only.
  */
+#define _DEFAULT_SOURCE /* unit_groups.h: fork, waitpid, getline, mmap */
 #include "allreduce.h"
 #include "unit_groups.h"
 
@@ -25,6 +26,7 @@ static void report(const char *name, int ok, const char *why)
 
 static void close_cases(void)
 {
+    unit_case("close_empty_peer");
     char why[256];
     lab06_peer peer = {NULL, NULL};
     cudaError_t err = ipc_close(&peer);
@@ -48,6 +50,7 @@ static int mod(int x, int n)
  * 0..n-2 is refused with *out untouched. */
 static void schedule_values(void)
 {
+    unit_case("schedule_every_n_rank_step");
     char why[256] = "";
     int bad = 0;
     for (int n = 1; n <= LAB06_MAX_RANKS && !bad; n++)
@@ -72,6 +75,7 @@ static void schedule_values(void)
 
 static void schedule_refusals(void)
 {
+    unit_case("schedule_refusals");
     static const int args[][4] = {{0, 0, 0, 0}, {9, 0, 0, 0}, {-1, 0, 0, 0}, {4, -1, 0, 0},
                                   {4, 4, 0, 0}, {4, 0, 2, 0}, {4, 0, -1, 0}, {1, 0, 0, 0}};
     for (size_t i = 0; i < sizeof args / sizeof args[0]; i++) {
@@ -117,6 +121,7 @@ static int simulate_phase(int n, int phase, unsigned held[][LAB06_MAX_RANKS], ch
  * chunk, each added once (a bit set twice would show as a sum gone wrong on the GPU). */
 static void schedule_simulated(void)
 {
+    unit_case("schedule_ring_simulated_n1_to_8");
     char why[256] = "";
     for (int n = 1; n <= LAB06_MAX_RANKS && why[0] == '\0'; n++) {
         unsigned held[LAB06_MAX_RANKS][LAB06_MAX_RANKS];
@@ -152,6 +157,7 @@ static void schedule_cases(void)
 static void bw_case(const char *name, size_t bytes, double seconds, int n, int want_rc,
                     double algbw, double busbw)
 {
+    unit_case(name);
     char why[256];
     double a = -7.0, b = -7.0;
     const int rc = allreduce_bandwidth(bytes, seconds, n, &a, &b);
