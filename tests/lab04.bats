@@ -309,6 +309,7 @@ assert_exact() {
 }
 
 @test "04: TODO 04.1: two GPUs with system-scope atomics reach the exact total" {
+    require_p2p_pair
     captured peer
     assert_success
     need_rows counter-peer
@@ -323,6 +324,7 @@ assert_exact() {
 }
 
 @test "04: device scope across two GPUs is reported as a race, never as correct" {
+    require_p2p_pair
     captured peer
     assert_success
     need_rows counter-peer
@@ -334,6 +336,7 @@ assert_exact() {
 }
 
 @test "04: TODO 04.5: counting per GPU and gathering once is exact, with no atomic across the link" {
+    require_p2p_pair
     captured peer
     assert_success
     need_rows counter-peer
@@ -358,6 +361,7 @@ assert_exact() {
 }
 
 @test "04: TODO 04.6 with 04.1 and 04.5: the two-GPU histogram is bit-exact and privatized beats naive" {
+    require_p2p_pair
     captured hist_peer
     assert_success
     need_rows histogram-peer
@@ -410,6 +414,7 @@ assert_exact() {
 }
 
 @test "04: the link rows give the host link's and the chosen pair's native atomics" {
+    require_p2p_pair
     captured peer
     assert_success
     run col value experiment=link variant=host_native_atomics route=host
