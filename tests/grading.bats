@@ -266,34 +266,96 @@ XML
     assert_line "      see the test's output in tests.tap"
 }
 
-@test "grading: make check's summary names the TODOs this machine could not check, and fails when it checked none" {
-    local tap="$BATS_TEST_TMPDIR/t.tap"
-    printf '%s\n' '1..4' 'ok 1 02: --help explains the program and exits 0' \
-        'ok 2 02: TODO 02.1 p2p_bytes (unit, any machine)' \
-        'ok 3 02: TODOs 02.4 and 02.5: copies # skip needs 1 GPU(s), this machine has 0' \
-        'not ok 4 02: TODO 02.2 p2p_check' >"$tap"
-    run "$REPO_ROOT/tools/check-summary.sh" 02 "$tap"
-    assert_success
-    assert_line 'check 02: TODOs exercised here: 02.1 02.2'
-    assert_line '  TODO 02.4: needs 1 GPU(s), this machine has 0'
-    assert_line '  TODO 02.5: needs 1 GPU(s), this machine has 0'
-    assert_output --regexp 'no test names TODO 02\.3 02\.6 02\.7|no test names TODO 02\.3'
-    printf '%s\n' '1..2' 'ok 1 02: --help explains the program and exits 0' \
-        'ok 2 02: TODO 02.1 p2p_bytes # skip no NVIDIA driver' >"$tap"
-    run "$REPO_ROOT/tools/check-summary.sh" 02 "$tap"
-    assert_failure
-    assert_line '  TODO 02.1: no NVIDIA driver'
-    assert_output --partial "none of the lab's 7 TODOs was exercised here"
+# skeletons_untouched: skip unless labs/*/student/ hold the untouched skeletons.
+skeletons_untouched() {
+    local file
+    for file in "$REPO_ROOT"/labs/*/student/*.c "$REPO_ROOT"/labs/*/student/*.cu; do
+        student_edited "$file" && skip "${file#"$REPO_ROOT/"} holds a student's work: the untouched skeletons are not here to score"
+    done
+    return 0
 }
 
-@test "grading: make check on this machine ends with the summary, naming what it could not check" {
-    run make -s -C "$REPO_ROOT" check LAB=3 BUILD="$BUILD_DIR" CUDA_ARCH=90 LAB_NO_INSTALL=1
-    # The skeleton fails its host-side tests: 03.1 and 03.3 were exercised.
+@test "grading: make check gives each TODO one state: verified here, fails here, not verified here with the need, unfinished" {
+    local tap="$BATS_TEST_TMPDIR/t.tap"
+    printf '%s\n' '1..8' 'ok 1 02: --help explains the program and exits 0' \
+        'ok 2 02: TODO 02.1 p2p_bytes (unit, any machine)' \
+        'ok 3 02: TODO 02.6 p2p_copy_floats checks the count (unit, any machine)' \
+        'ok 4 02: TODOs 02.2 and 02.6 through the real calls # skip needs 1 GPU(s), this machine has 0' \
+        'ok 5 02: TODO 02.4: whichever GPU is current # skip needs 2 GPU(s), this machine has 0' \
+        'ok 6 02: TODOs 02.4 and 02.5: copies # skip 02-memcpy-peer: skipped: needs 1 GPU: no NVIDIA driver' \
+        'not ok 7 02: TODO 02.2 p2p_check' '# (in test file tests/lab02.bats, line 9)' \
+        'not ok 8 02: TODO 02.3 p2p_owner' \
+        '# unfinished: TODO 02.3 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:50): see TODO 02.3' >"$tap"
+    run "$REPO_ROOT/tools/check-summary.py" 02 "$tap"
+    assert_success
+    assert_line 'check 02: TODO 02.1: verified here (its test ran here and passed)'
+    assert_line 'check 02: TODO 02.2: fails here (1 of its 2 tests failed)'
+    assert_line --regexp '^check 02: TODO 02\.3: unfinished \(a test stopped at it: TODO 02\.3 is not done yet \(labs/02-memcpy-peer/student/p2p_copy\.c:50\)\)$'
+    # A TODO whose tests need more than this machine has is never verified; its need is the
+    # most any of its skipped tests needs.
+    assert_line 'check 02: TODO 02.4: not verified here (needs 2 GPUs; 0 of its 2 tests ran here and passed)'
+    assert_line 'check 02: TODO 02.5: not verified here (needs 1 GPU; 0 of its 1 test ran here and passed)'
+    assert_line 'check 02: TODO 02.6: not verified here (needs 1 GPU; 1 of its 2 tests ran here and passed)'
+    assert_line 'check 02: TODO 02.7: not verified here (no test names it)'
+    assert_line "check 02: of the lab's 7 TODOs: 1 verified here, 1 fails here, 4 not verified here, 1 unfinished"
+    # LAB_TODO still in the student's file is unfinished, whatever its tests said.
+    mkdir -p "$BATS_TEST_TMPDIR/labs/02-x/student"
+    printf 'int f(void)\n{\n    LAB_TODO("02.1");\n}\n' >"$BATS_TEST_TMPDIR/labs/02-x/student/p2p_copy.c"
+    run "$REPO_ROOT/tools/check-summary.py" 02 "$tap" "$BATS_TEST_TMPDIR/labs"
+    assert_line "check 02: TODO 02.1: unfinished (LAB_TODO(\"02.1\") is still in $BATS_TEST_TMPDIR/labs/02-x/student/p2p_copy.c:3)"
+    # No test of a TODO ran: nothing was checked, and make check fails.
+    printf '%s\n' '1..2' 'ok 1 02: --help explains the program and exits 0' \
+        'ok 2 02: TODO 02.1 p2p_bytes # skip no NVIDIA driver' >"$tap"
+    run "$REPO_ROOT/tools/check-summary.py" 02 "$tap"
     assert_failure
-    assert_line --regexp '^check 03: TODOs exercised here: 03\.1 .*03\.3'
+    assert_line 'check 02: TODO 02.1: not verified here (no NVIDIA driver; 0 of its 1 test ran here and passed)'
+    assert_output --partial "no test of the lab's 7 TODOs ran here: nothing was checked"
+}
+
+@test "grading: a test tagged compile-only never verifies a TODO: it reads the compiled code, it does not run it" {
+    local tap="$BATS_TEST_TMPDIR/t.tap" ptx
+    ptx=$(sed -n -E '/^# bats test_tags=.*compile-only/{n;s/^@test "(.*)" \{$/\1/p}' "$REPO_ROOT/tests/lab04.bats")
+    [[ "$ptx" == *"TODOs 04.2, 04.3, 04.4 and 04.7"*PTX* ]] || fail "lab 04's PTX test is not tagged compile-only: '$ptx'"
+    printf '%s\n' '1..1' "ok 1 $ptx" >"$tap"
+    run "$REPO_ROOT/tools/check-summary.py" 04 "$tap"
+    assert_failure
+    assert_line 'check 04: TODO 04.3: not verified here (only compiled here: no test of it ran its code)'
+    assert_output --partial "nothing was checked"
+    refute_output --regexp 'TODO 04\.[0-9]: verified here'
+}
+
+@test "grading: make check on the untouched skeleton reads each TODO unfinished, with its file:line, and fails" {
+    skeletons_untouched
+    run make -s -C "$REPO_ROOT" check LAB=3 BUILD="$BUILD_DIR" CUDA_ARCH=90 LAB_NO_INSTALL=1
+    assert_failure
+    local id n=0
+    for id in $(cat "$REPO_ROOT"/labs/03-*/harness/*.h | grep -oE 'TODO 03\.[0-9]+' | cut -d' ' -f2 | sort -u); do
+        assert_line --regexp "^check 03: TODO ${id//./\\.}: unfinished \(LAB_TODO\(\"${id//./\\.}\"\) is still in labs/03-peer-kernels/student/peer_(host\.c|kernels\.cu):[0-9]+\)$"
+        n=$((n + 1))
+    done
+    assert_line "check 03: of the lab's $n TODOs: $n unfinished"
+}
+
+@test "grading: make check on a mistake only a GPU test can see says 'not verified here (needs 1 GPU)' without a GPU, and 'fails here' with one" {
+    command -v unifdef >/dev/null || skip "unifdef is needed to make the student's file"
+    local tree="$BATS_TEST_TMPDIR/tree" build="$BATS_TEST_TMPDIR/build"
+    mkdir -p "$tree/solutions/02-memcpy-peer" "$tree/labs/02-memcpy-peer/student"
+    cp "$REPO_ROOT/solutions/02-memcpy-peer/p2p_copy.c" "$tree/solutions/02-memcpy-peer/"
+    # TODO 02.6 passes the float count where bytes are meant: only a copy on a GPU shows it.
+    patch -s -p1 -d "$tree" <"$REPO_ROOT/tests/mistakes/lab02-count-as-bytes.patch"
+    unifdef -ULAB_SKELETON -o "$tree/labs/02-memcpy-peer/student/p2p_copy.c" \
+        "$tree/solutions/02-memcpy-peer/p2p_copy.c" || [ $? -eq 1 ]
+    # A copy of the build, so that only the planted file is compiled again.
+    cp -a "$BUILD_DIR" "$build"
+    run make -s -C "$REPO_ROOT" check LAB=02 BUILD="$build" STUDENT_ROOT="$tree/labs" CUDA_ARCH=90 LAB_NO_INSTALL=1
     if [ "$("$BUILD_DIR/tools/gpu-query" count 2>/dev/null || echo 0)" -eq 0 ]; then
-        # Only a GPU runs the fault child: 03.7 is named, with the reason.
-        assert_line --regexp '^  TODO 03\.7: .*needs 1 GPU'
+        assert_success
+        assert_line 'check 02: TODO 02.6: not verified here (needs 1 GPU; 1 of its 2 tests ran here and passed)'
+        assert_line 'check 02: TODO 02.1: verified here (its test ran here and passed)'
+        refute_line --regexp '^check 02: TODO 02\.[2-7]: verified here'
+    else
+        assert_failure
+        assert_line --regexp '^check 02: TODO 02\.6: fails here'
     fi
 }
 

@@ -145,6 +145,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=compile-only
 @test "04: TODOs 04.2, 04.3, 04.4 and 04.7: the atomics both GPUs reach are system-scope (in the compiled PTX)" {
     # On NVLink a device-scope atomic from two GPUs may even count right, so
     # the run cannot show this mistake: the compiled code can.
