@@ -246,7 +246,7 @@ check: deps tools ## check your work on one lab: make check LAB=01
 doctor: ## what this machine can do: toolchain, GPUs, P2P, runnable labs
 	$(Q)+BUILD=$(BUILD) NVCC=$(NVCC) DOCTOR_MAKE="$(MAKE)" DOCTOR_BUILD="tools $(if $(STUDENT_TREE),student,reference)" tools/doctor.sh
 
-grade: tools ## scorecard, JUnit XML and JSON in build/grade/ (GRADE_LABS: some labs only)
+grade: tools ## scorecard; junit.xml and results.json (Gradescope) with points in build/grade/ (GRADE_LABS: some labs only)
 	$(Q)BUILD="$(BUILD)" GRADE_BUILD="$(GRADE_BUILD)" SUBMISSION="$(SUBMISSION)" GRADE_LABS="$(GRADE_LABS)" tools/grade.sh
 
 handout: ## the student tree without solutions: build/handout/ (folder and tarball)

@@ -114,24 +114,29 @@ assert_all_ones() {
     assert_output --regexp "skipped: needs [12] GPUs?"
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.1 p2p_bytes: zero, one, odd sizes, the largest product, overflow (unit, any machine)" {
     unit_group bytes
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.2 p2p_check: every fault alone, the boundaries, several faults in order (unit, any machine)" {
     unit_group check
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.3 p2p_owner: NULL and host pointers belong to no device (unit, any machine)" {
     unit_group owner
     # With no GPU visible the runtime can place no pointer at all: still no device.
     CUDA_VISIBLE_DEVICES= unit_group owner
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.4 and 02.5: the wrappers refuse before they copy and write nothing (unit, any machine)" {
     unit_group copy
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.6 p2p_copy_floats checks the count before anything is copied (unit, any machine)" {
     unit_group floats
 }
@@ -173,6 +178,7 @@ assert_all_ones() {
 
 # --- with a GPU -------------------------------------------------------------
 
+# bats test_tags=points:1
 @test "02: the run succeeds and its rows pass the checker" {
     captured_rows run
     assert_equal "$status" 0
@@ -180,6 +186,7 @@ assert_all_ones() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.2, 02.3, 02.4, 02.5 and 02.6 through the real calls: each status as the harness expects, nothing written when refused" {
     captured_rows args
     assert_equal "$status" 0
@@ -191,6 +198,7 @@ assert_all_ones() {
     assert_output P2P_OK
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.4 and 02.5: every size from 1 byte to the largest is copied with both wrappers, every byte verified, the source still current" {
     captured_rows sweep
     assert_equal "$status" 0
@@ -204,6 +212,7 @@ assert_all_ones() {
     done
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.5 and 02.7: p2p_copy_async and p2p_copy_staged run in their stream's order" {
     captured_rows run
     run lab02_check_stream_order "$CAPTURED_CSV"
@@ -214,6 +223,7 @@ assert_all_ones() {
     assert_all_ones
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.4, 02.5 and 02.7: timing is sane: verified, finite, positive, below the ceiling, rising with size" {
     captured_rows run
     run lab02_check_timing "$CAPTURED_CSV"
@@ -227,6 +237,7 @@ assert_all_ones() {
     assert_line d2h
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.4 and 02.7: with P2P, peer access on beats off and a peer copy beats host staging at 16 MiB and above" {
     require_p2p_pair
     captured_rows run
@@ -236,6 +247,7 @@ assert_all_ones() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.4: cudaMemcpyPeer delivers the data whichever GPU is current" {
     require_gpus 2
     captured_rows run
@@ -247,6 +259,7 @@ assert_all_ones() {
     assert_all_ones
 }
 
+# bats test_tags=points:1
 @test "02: a copy in a non-blocking stream does not wait for a legacy default stream" {
     require_gpus 2
     captured_rows run
@@ -256,6 +269,7 @@ assert_all_ones() {
     assert_line waited
 }
 
+# bats test_tags=points:1
 @test "02: the claims of chapter 4.2 get a verdict computed from the run" {
     captured_rows run
     run lab02_check_claims "$CAPTURED_CSV"
@@ -267,6 +281,7 @@ assert_all_ones() {
     done
 }
 
+# bats test_tags=points:1
 @test "02: the table shows every experiment that ran" {
     captured run
     for key in args sweep stream_order timing; do
@@ -274,6 +289,7 @@ assert_all_ones() {
     done
 }
 
+# bats test_tags=points:1
 @test "02: an odd --max-size is copied and timed, and the claims needing 16 MiB are untested" {
     captured_rows small
     assert_equal "$status" 0
@@ -287,6 +303,7 @@ assert_all_ones() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: with a single visible GPU the loopback and host routes run and verify, and the peer routes say why not" {
     require_gpus 1
     captured_rows single

@@ -140,12 +140,13 @@ assert_exact() {
     assert_output --regexp "skipped: needs 2 GPUs: no (CUDA GPU|NVIDIA driver)"
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.8 the CPU adds with one atomic per increment, and stops when told (unit test, any machine)" {
     unit_run 04
     assert_success
 }
 
-# bats test_tags=compile-only
+# bats test_tags=points:1,compile-only
 @test "04: TODOs 04.2, 04.3, 04.4 and 04.7: the atomics both GPUs reach are system-scope (in the compiled PTX)" {
     # On NVLink a device-scope atomic from two GPUs may even count right, so
     # the run cannot show this mistake: the compiled code can.
@@ -270,6 +271,7 @@ assert_exact() {
 
 # --- with one GPU or more -------------------------------------------------------
 
+# bats test_tags=points:1
 @test "04: the whole run succeeds and its rows pass the run checker" {
     captured run
     assert_success
@@ -277,6 +279,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.2, 04.3, 04.4: every counter counts exactly in GPU memory and in host memory" {
     captured counter
     assert_success
@@ -289,6 +292,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.3, 04.4: blocks of 33 threads (a warp of one lane) count exactly" {
     captured small
     assert_success
@@ -309,6 +313,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.1: two GPUs with system-scope atomics reach the exact total" {
     require_p2p_pair
     captured peer
@@ -324,6 +329,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: device scope across two GPUs is reported as a race, never as correct" {
     require_p2p_pair
     captured peer
@@ -336,6 +342,7 @@ assert_exact() {
     assert_output --partial "a data race under the CUDA memory model"
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.5: counting per GPU and gathering once is exact, with no atomic across the link" {
     require_p2p_pair
     captured peer
@@ -345,6 +352,7 @@ assert_exact() {
     assert_equal "$(detail_of experiment=counter-peer variant=local_then_copy across)" 0
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.6: the privatized histogram is bit-exact and beats naive atomics, local and over the host link" {
     captured hist
     assert_success
@@ -361,6 +369,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.6 with 04.1 and 04.5: the two-GPU histogram is bit-exact and privatized beats naive" {
     require_p2p_pair
     captured hist_peer
@@ -375,6 +384,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.7: an atomic over the host link or the peer link takes longer than a local one" {
     captured chain
     assert_success
@@ -394,6 +404,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.8 with 04.2: the GPU and the CPU both add to one host counter, checked where it is promised" {
     captured mixed
     assert_success
@@ -414,6 +425,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: the link rows give the host link's and the chosen pair's native atomics" {
     require_p2p_pair
     captured peer
@@ -428,6 +440,7 @@ assert_exact() {
     assert_equal "$(col value experiment=link variant=can_access_peer src="$b" dst="$a")" 1
 }
 
+# bats test_tags=points:1
 @test "04: the pair can be chosen with -a and -b, either way round" {
     require_p2p_pair
     captured swapped
@@ -455,6 +468,7 @@ assert_exact() {
     refute_output --partial "GPU 1 -> GPU 0: cudaDeviceGetP2PAtomicCapabilities reports"
 }
 
+# bats test_tags=points:1
 @test "04: with one GPU visible the peer experiments are skipped with the reason and the rest runs" {
     require_gpus 1
     CUDA_VISIBLE_DEVICES=0 lab_run 04 --csv --quick -t link,counter,counter-peer
