@@ -274,8 +274,9 @@ test: deps all ## run the whole test suite (reference build; in a student tree, 
 
 # LAB=1, LAB=01 and LAB=01-peer-checks all pick lab 01; its tests run
 # against your build (its program and its unit-test driver). The summary
-# after them names the TODOs this machine could not check, and why; a run
-# that exercised none of the lab's TODOs fails.
+# after them gives each TODO's state: verified here, fails here, not verified
+# here (with what this machine lacks) or unfinished; a run in which no test
+# of the lab's TODOs ran fails.
 LAB_ID := $(firstword $(subst -, ,$(LAB)))
 LAB_NN := $(if $(filter 1 2 3 4 5 6 7 8 9,$(LAB_ID)),0$(LAB_ID),$(LAB_ID))
 check: deps tools ## check your work on one lab: make check LAB=01
@@ -285,14 +286,14 @@ check: deps tools ## check your work on one lab: make check LAB=01
 	$(Q)$(MAKE) --no-print-directory $(foreach f,$(student_BINS) $(student_UNITS),$(if $(filter $(LAB_NN)-%,$(notdir $(f))),$(f)))
 	$(Q)log=$(BUILD)/test-logs/check-$(LAB_NN).tap; rc=0; \
 	    BUILD=$(BUILD) LAB_BUILD=student TAP_LOG=$$log tests/run-bats.sh tests/lab$(LAB_NN).bats || rc=$$?; \
-	    tools/check-summary.sh $(LAB_NN) $$log || rc=1; exit $$rc
+	    tools/check-summary.py $(LAB_NN) $$log "$(STUDENT_ROOT)" || rc=1; exit $$rc
 
 # doctor builds what it reports on itself (make -k, as far as this machine
 # can), so that a missing toolkit is reported rather than stopping make.
 doctor: ## what this machine can do: toolchain, GPUs, P2P, runnable labs
 	$(Q)+BUILD=$(BUILD) NVCC=$(NVCC) DOCTOR_MAKE="$(MAKE)" DOCTOR_BUILD="tools $(if $(STUDENT_TREE),student,reference)" tools/doctor.sh
 
-grade: tools ## scorecard, JUnit XML and JSON in build/grade/ (GRADE_LABS: some labs only)
+grade: tools ## scorecard; junit.xml and results.json (Gradescope) with points in build/grade/ (GRADE_LABS: some labs only)
 	$(Q)BUILD="$(BUILD)" GRADE_BUILD="$(GRADE_BUILD)" SUBMISSION="$(SUBMISSION)" GRADE_LABS="$(GRADE_LABS)" tools/grade.sh
 
 handout: ## the student tree without solutions: build/handout/ (folder and tarball)

@@ -74,61 +74,73 @@ assert_all_verified() {
     assert_output --regexp "skipped: needs [12] GPUs?: no (CUDA GPU|NVIDIA driver)"
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.1 describe_gpu hands back the error of a device that does not exist (unit test, any machine)" {
     unit_run 01 01.1
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.2 check_access answers 0 when the call fails, and clears its error (unit test, any machine)" {
     unit_run 01 01.2
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.3 query_attributes hands back the error of a missing device (unit test, any machine)" {
     unit_run 01 01.3
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.4 try_nonzero_flags makes no call when the device cannot be made current (unit test, any machine)" {
     unit_run 01 01.4
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.5 enable_twice makes no call when the device cannot be made current (unit test, any machine)" {
     unit_run 01 01.5
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.6 disable_twice makes no call when the device cannot be made current (unit test, any machine)" {
     unit_run 01 01.6
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.1 describe_gpu describes each GPU as itself, keeps the current device and the error state, and returns the failing call's error (stand-in runtime, any machine)" {
     stand_in_run 01 01.1
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.2 check_access asks every cell, the diagonal too, answers with its own call's result and leaves nothing behind (stand-in runtime, any machine)" {
     stand_in_run 01 01.2
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.3 query_attributes asks source first in both directions and returns the first failing query's error (stand-in runtime, any machine)" {
     stand_in_run 01 01.3
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.4 try_nonzero_flags asks flags 1 from dev, on a pair and on a GPU itself, and leaves dev current (stand-in runtime, any machine)" {
     stand_in_run 01 01.4
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.5 enable_twice records both answers, turns on dev -> peer and no other direction, and leaves dev current (stand-in runtime, any machine)" {
     stand_in_run 01 01.5
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.6 disable_twice records both answers, turns dev -> peer off and leaves dev current (stand-in runtime, any machine)" {
     stand_in_run 01 01.6
     assert_success
@@ -172,6 +184,7 @@ assert_all_verified() {
 
 # --- with one GPU or more -------------------------------------------------------
 
+# bats test_tags=points:1
 @test "01: TODO 01.1: every GPU is described as the runtime describes it" {
     captured gpus
     assert_success
@@ -185,6 +198,7 @@ assert_all_verified() {
     done < <("$BUILD_DIR/tools/gpu-query" list)
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.1: with two GPUs or more each is described as itself, PCI id included (two GPUs)" {
     require_gpus 2
     captured gpus
@@ -194,6 +208,7 @@ assert_all_verified() {
     [ "$(sort -u <<<"$output" | wc -l)" -eq "${#lines[@]}" ] || fail "two GPUs share a PCI id: $output"
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.2: the access matrix covers every ordered pair, diagonal included, as the runtime answers" {
     captured matrix
     assert_success
@@ -211,6 +226,7 @@ assert_all_verified() {
     done < <("$BUILD_DIR/tools/gpu-query" matrix)
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.4: flags 1 asked on each GPU itself is answered as the harness's own call is" {
     captured flags
     assert_success
@@ -221,6 +237,7 @@ assert_all_verified() {
     done
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.5 and 01.6: enabling and disabling a GPU's access to itself answer as the runtime does" {
     captured self_access
     assert_success
@@ -231,6 +248,7 @@ assert_all_verified() {
     done
 }
 
+# bats test_tags=points:1
 @test "01: the whole run succeeds and its rows pass the run checker" {
     captured run
     assert_success
@@ -238,6 +256,7 @@ assert_all_verified() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "01: the table for people shows each experiment and a verdict for every claim" {
     captured table
     assert_success
@@ -249,6 +268,7 @@ assert_all_verified() {
     done
 }
 
+# bats test_tags=points:1
 @test "01: with one GPU visible the pair experiments are skipped once each, with the reason" {
     require_gpus 1
     local out="$BATS_TEST_TMPDIR/one.csv" err="$BATS_TEST_TMPDIR/one.err" rc=0
@@ -275,6 +295,7 @@ assert_all_verified() {
 
 # --- with two GPUs or more --------------------------------------------------------
 
+# bats test_tags=points:1
 @test "01: TODO 01.3: every ordered pair of distinct GPUs has its four P2P attributes, as the runtime reports them" {
     require_gpus 2
     captured attributes
@@ -294,6 +315,7 @@ assert_all_verified() {
     done < <("$BUILD_DIR/tools/gpu-query" matrix)
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.4: flags 1 on a pair is answered with a named error, and the flags claim holds" {
     require_p2p_pair
     captured flags
@@ -304,6 +326,7 @@ assert_all_verified() {
     assert_output holds
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.5: enabling with flags 0 succeeds, and the second enable is the harmless already-enabled" {
     require_p2p_pair
     captured enable_twice
@@ -315,6 +338,7 @@ assert_all_verified() {
     assert_output cudaErrorPeerAccessAlreadyEnabled
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.5: access is one-way: right after a -> b is enabled, b -> a is still off" {
     require_p2p_pair
     captured one_way
@@ -327,6 +351,7 @@ assert_all_verified() {
     assert_output does_not_hold
 }
 
+# bats test_tags=points:1
 @test "01: TODO 01.6: access is disabled again, and disabling twice says so" {
     require_p2p_pair
     captured disable_twice

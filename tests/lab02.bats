@@ -114,49 +114,59 @@ assert_all_ones() {
     assert_output --regexp "skipped: needs [12] GPUs?"
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.1 p2p_bytes: zero, one, odd sizes, the largest product, overflow (unit, any machine)" {
     unit_group 02.1
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.2 p2p_check: every fault alone, the boundaries, several faults in order (unit, any machine)" {
     unit_group 02.2
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.3 p2p_owner: NULL and host pointers belong to no device (unit, any machine)" {
     unit_group 02.3
     # With no GPU visible the runtime can place no pointer at all: still no device.
     CUDA_VISIBLE_DEVICES= unit_group 02.3
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.4 and 02.5: the wrappers refuse before they copy and write nothing (unit, any machine)" {
     unit_group 02.4
     unit_group 02.5
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.6 p2p_copy_floats checks the count before anything is copied (unit, any machine)" {
     unit_group 02.6
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.3 p2p_owner gives only device memory an owner, not pinned, managed or pageable host memory, and clears a failed query (stand-in runtime, any machine)" {
     stand_in_run 02 02.3
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.4 p2p_copy makes one cudaMemcpyPeer with the caller's arguments, leaves the current device alone and reports a failed copy (stand-in runtime, any machine)" {
     stand_in_run 02 02.4
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.5 p2p_copy_async makes one cudaMemcpyPeerAsync on the caller's stream, leaves the current device alone and reports a failed copy (stand-in runtime, any machine)" {
     stand_in_run 02 02.5
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.6 p2p_copy_floats copies count x 4 bytes through p2p_copy (stand-in runtime, any machine)" {
     stand_in_run 02 02.6
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.7 p2p_copy_staged makes its six calls in the contract's order, on the right streams, and returns the first error (stand-in runtime, any machine)" {
     stand_in_run 02 02.7
     assert_success
@@ -260,6 +270,7 @@ switch_rows() {
 
 # --- with a GPU -------------------------------------------------------------
 
+# bats test_tags=points:1
 @test "02: the run succeeds and its rows pass the checker" {
     captured_rows run
     assert_equal "$status" 0
@@ -267,6 +278,7 @@ switch_rows() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.2, 02.3, 02.4, 02.5 and 02.6 through the real calls: each status as the harness expects, nothing written when refused" {
     captured_rows args
     assert_equal "$status" 0
@@ -278,6 +290,7 @@ switch_rows() {
     assert_output P2P_OK
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.4 and 02.5: every size from 1 byte to the largest is copied with both wrappers, every byte verified, the source still current" {
     captured_rows sweep
     assert_equal "$status" 0
@@ -291,6 +304,7 @@ switch_rows() {
     done
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.5 and 02.7: p2p_copy_async and p2p_copy_staged run in their stream's order" {
     captured_rows run
     run lab02_check_stream_order "$CAPTURED_CSV"
@@ -301,6 +315,7 @@ switch_rows() {
     assert_all_ones
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.4, 02.5 and 02.7: timing is sane: verified, finite, positive, below the ceiling, rising with size" {
     captured_rows run
     run lab02_check_timing "$CAPTURED_CSV"
@@ -314,6 +329,7 @@ switch_rows() {
     assert_line d2h
 }
 
+# bats test_tags=points:1
 @test "02: TODOs 02.4 and 02.7: with P2P, peer access on beats off and a peer copy beats host staging at 16 MiB and above" {
     require_p2p_pair
     captured_rows run
@@ -323,6 +339,7 @@ switch_rows() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: TODO 02.4: cudaMemcpyPeer delivers the data whichever GPU is current" {
     require_gpus 2
     captured_rows run
@@ -346,6 +363,7 @@ switch_rows() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: a copy in a non-blocking stream does not wait for a legacy default stream" {
     require_gpus 2
     captured_rows run
@@ -355,6 +373,7 @@ switch_rows() {
     assert_line waited
 }
 
+# bats test_tags=points:1
 @test "02: the claims of chapter 4.2 get a verdict computed from the run" {
     captured_rows run
     run lab02_check_claims "$CAPTURED_CSV"
@@ -366,6 +385,7 @@ switch_rows() {
     done
 }
 
+# bats test_tags=points:1
 @test "02: the table shows every experiment that ran" {
     captured run
     for key in args sweep stream_order timing; do
@@ -373,6 +393,7 @@ switch_rows() {
     done
 }
 
+# bats test_tags=points:1
 @test "02: an odd --max-size is copied and timed, and the claims needing 16 MiB are untested" {
     captured_rows small
     assert_equal "$status" 0
@@ -386,6 +407,7 @@ switch_rows() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "02: with a single visible GPU the loopback and host routes run and verify, and the peer routes say why not" {
     require_gpus 1
     captured_rows single

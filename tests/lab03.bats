@@ -110,12 +110,14 @@ routes_here() {
     assert_output --partial "skipped: needs 1 GPU"
 }
 
+# bats test_tags=points:1
 @test "03: TODO 03.1 refuses equal or negative GPU ids with cudaErrorInvalidDevice (unit test, any machine)" {
     unit_run 03 03.1
     assert_success
     refute_output --partial "not ok"
 }
 
+# bats test_tags=points:1
 @test "03: TODO 03.3 grid size: enough blocks, at most the cap, no overflow (unit test, any machine)" {
     unit_run 03 03.3
     assert_success
@@ -161,12 +163,14 @@ routes_here() {
     assert_equal "$status" 0
 }
 
+# bats test_tags=points:1
 @test "03: the live rows pass the checker" {
     captured csv
     run lab03_check_csv "$CAPTURED_CSV"
     assert_success
 }
 
+# bats test_tags=points:1
 @test "03: TODOs 03.1, 03.2, 03.4 and 03.5: every variant ran at every size on every route here and was verified bit for bit" {
     captured csv
     local route v n
@@ -180,6 +184,7 @@ routes_here() {
     done
 }
 
+# bats test_tags=points:1
 @test "03: TODO 03.1: peer access follows on, then off, in both directions (two GPUs)" {
     require_p2p_pair
     captured csv
@@ -191,6 +196,7 @@ routes_here() {
     [ "$n" -eq 32 ] || fail "transfer on peer: $n of 32 rows (8 sizes x 4 variants) verified"
 }
 
+# bats test_tags=points:1
 @test "03: TODOs 03.2, 03.3, 03.4 and 03.6: odd sizes and small grids stay within bounds for every kernel on every route here" {
     captured csv
     local route n
@@ -204,6 +210,7 @@ routes_here() {
     assert_line 1000003
 }
 
+# bats test_tags=points:1
 @test "03: times are positive, no rate beats the physics of the link, and large transfers reach its floor" {
     captured csv
     local route v bytes us
@@ -222,6 +229,7 @@ routes_here() {
     done
 }
 
+# bats test_tags=points:1
 @test "03: reading and writing far memory gets faster per byte as the array grows" {
     captured csv
     local route v small large
@@ -234,6 +242,7 @@ routes_here() {
     done
 }
 
+# bats test_tags=points:1
 @test "03: TODO 03.5: copy-then-compute costs at least its copy" {
     captured csv
     local route copy both
@@ -244,6 +253,7 @@ routes_here() {
     done
 }
 
+# bats test_tags=points:1
 @test "03: TODO 03.6: coalesced reads beat strided ones over every link, by far over the peer link" {
     captured csv
     local route one wide factor
@@ -260,6 +270,7 @@ routes_here() {
     done
 }
 
+# bats test_tags=points:1
 @test "03: TODO 03.2: the bound check holds at a size that is no multiple of the block" {
     captured odd
     assert_equal "$status" 0
@@ -274,6 +285,7 @@ routes_here() {
     assert_output untested
 }
 
+# bats test_tags=points:1
 @test "03: TODO 03.7: the child that touches unreachable memory reports what happened and the parent exits cleanly" {
     captured csv
     assert_equal "$status" 0
@@ -301,6 +313,7 @@ routes_here() {
     fi
 }
 
+# bats test_tags=points:1
 @test "03: a hung child is killed after the timeout and the parent carries on" {
     captured hang
     assert_equal "$status" 0
@@ -315,6 +328,7 @@ routes_here() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "03: with a single GPU visible the host and loopback routes run verified and the peer route is skipped once" {
     captured single
     assert_equal "$status" 0
@@ -334,6 +348,7 @@ routes_here() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "03: the table for people shows every experiment and a verdict for each claim" {
     captured table
     local part id
@@ -367,12 +382,14 @@ routes_here() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "03: TODO 03.1 switches both directions through lab_peer_access, GPU 0 included, and returns its first error (unit test, any machine)" {
     unit_run 03 03.1-calls
     assert_success
     refute_output --partial "not ok"
 }
 
+# bats test_tags=points:1
 @test "03: TODOs 03.2 and 03.6: each launch is one kernel on lab03_grid's blocks (captured), and strided reads whose n x stride passes 2^32 are verified on every route here" {
     captured csv
     [[ "$stderr" != *"check failed: TODO 03."[26]* ]] || fail "$(grep -m1 'check failed: TODO 03\.[26]' <<<"$stderr")"

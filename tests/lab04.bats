@@ -140,6 +140,7 @@ assert_exact() {
     assert_output --regexp "skipped: needs 2 GPUs: no (CUDA GPU|NVIDIA driver)"
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.8 the CPU adds with one atomic per increment, and stops when told (unit test, any machine)" {
     unit_run 04 04.8
     assert_success
@@ -148,6 +149,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1,compile-only
 @test "04: TODOs 04.2, 04.3, 04.4 and 04.7: the atomics both GPUs reach are system-scope (in the compiled PTX)" {
     # On NVLink a device-scope atomic from two GPUs may even count right, so
     # the run cannot show this mistake: the compiled code can.
@@ -272,6 +274,7 @@ assert_exact() {
 
 # --- with one GPU or more -------------------------------------------------------
 
+# bats test_tags=points:1
 @test "04: the whole run succeeds and its rows pass the run checker" {
     captured run
     assert_success
@@ -279,6 +282,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.2, 04.3, 04.4: every counter counts exactly in GPU memory and in host memory" {
     captured counter
     assert_success
@@ -291,6 +295,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.3, 04.4: blocks of 33 threads (a warp of one lane) count exactly" {
     captured small
     assert_success
@@ -311,7 +316,9 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.1: two GPUs with system-scope atomics reach the exact total" {
+    require_p2p_pair
     captured peer
     assert_success
     need_rows counter-peer
@@ -325,7 +332,9 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: device scope across two GPUs is reported as a race, never as correct" {
+    require_p2p_pair
     captured peer
     assert_success
     need_rows counter-peer
@@ -336,7 +345,9 @@ assert_exact() {
     assert_output --partial "a data race under the CUDA memory model"
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.5: counting per GPU and gathering once is exact, with no atomic across the link" {
+    require_p2p_pair
     captured peer
     assert_success
     need_rows counter-peer
@@ -344,6 +355,7 @@ assert_exact() {
     assert_equal "$(detail_of experiment=counter-peer variant=local_then_copy across)" 0
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.6: the privatized histogram is bit-exact and beats naive atomics, local and over the host link" {
     captured hist
     assert_success
@@ -360,7 +372,9 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.6 with 04.1 and 04.5: the two-GPU histogram is bit-exact and privatized beats naive" {
+    require_p2p_pair
     captured hist_peer
     assert_success
     need_rows histogram-peer
@@ -373,6 +387,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.7: an atomic over the host link or the peer link takes longer than a local one" {
     captured chain
     assert_success
@@ -392,6 +407,7 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: TODO 04.8 with 04.2: the GPU and the CPU both add to one host counter, checked where it is promised" {
     captured mixed
     assert_success
@@ -412,7 +428,9 @@ assert_exact() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "04: the link rows give the host link's and the chosen pair's native atomics" {
+    require_p2p_pair
     captured peer
     assert_success
     run col value experiment=link variant=host_native_atomics route=host
@@ -425,6 +443,7 @@ assert_exact() {
     assert_equal "$(col value experiment=link variant=can_access_peer src="$b" dst="$a")" 1
 }
 
+# bats test_tags=points:1
 @test "04: the pair can be chosen with -a and -b, either way round" {
     require_p2p_pair
     captured swapped
@@ -452,6 +471,7 @@ assert_exact() {
     refute_output --partial "GPU 1 -> GPU 0: cudaDeviceGetP2PAtomicCapabilities reports"
 }
 
+# bats test_tags=points:1
 @test "04: with one GPU visible the peer experiments are skipped with the reason and the rest runs" {
     require_gpus 1
     CUDA_VISIBLE_DEVICES=0 lab_run 04 --csv --quick -t link,counter,counter-peer

@@ -111,21 +111,25 @@ host_gpu() {
     assert_output --partial "skipped: needs 1 GPU"
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.1 datasheet totals to per-link and per-lane rates (unit test, any machine)" {
     unit_run 05 05.1
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.2 counted bytes, GB/s and the peak, every bad input refused (unit test, any machine)" {
     unit_run 05 05.2
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.6 a failing enqueue is returned at once, nothing timed (unit test, any machine)" {
     unit_run 05 05.6
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.7 a GPU that does not exist gives cudaSetDevice's error, not a setting applied elsewhere (unit test, any machine)" {
     unit_run 05 05.7
     assert_success
@@ -176,6 +180,7 @@ host_gpu() {
 
 # --- with a GPU (the host link), and two (the peer routes) --------------------
 
+# bats test_tags=points:1
 @test "05: the quick run succeeds and writes its result file" {
     rows quick
     assert_equal "$status" 0
@@ -184,12 +189,14 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: the live rows pass the checker (times, peak, sweeps, latency, pitfalls, links, claims)" {
     rows quick
     run lab05_check_run "$(quick_csv)"
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.1 every datasheet rate of the link experiment matches the arithmetic" {
     rows link
     assert_equal "$status" 0
@@ -199,6 +206,7 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.2 and 05.3 the SM copy moves every byte over the host link, and its GB/s counts them" {
     rows sm
     local size a
@@ -215,6 +223,7 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.3 SM pull and push over P2P, one and both ways, every size verified" {
     require_p2p_pair
     rows sm
@@ -226,6 +235,7 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.4 the pointer chase ends where the chain says, far loads slower than local" {
     rows chase
     assert_equal "$status" 0
@@ -237,6 +247,7 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.5 the GPU-CPU ping-pong completes every round in a physical time" {
     rows pingpong
     assert_equal "$status" 0
@@ -247,6 +258,7 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.5 the CPU-GPU ping-pong completes every round in a physical time" {
     # The CPU pings, so the pong kernel answers on one GPU.
     rows pingpong
@@ -260,6 +272,7 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.5 the GPU-GPU ping-pong completes every round, both variants (two GPUs)" {
     require_p2p_pair
     rows pingpong
@@ -274,6 +287,7 @@ host_gpu() {
     done
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.6 the host clock without a synchronize times the enqueue, with one the copy" {
     rows timer
     assert_equal "$status" 0
@@ -289,6 +303,7 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.7 PreferL1 on and off, both kernels, data verified" {
     rows l1
     assert_equal "$status" 0
@@ -303,6 +318,7 @@ host_gpu() {
     done
 }
 
+# bats test_tags=points:1
 @test "05: the host link is swept both directions and both at once with every size" {
     rows quick
     local a n
@@ -316,6 +332,7 @@ host_gpu() {
     done
 }
 
+# bats test_tags=points:1
 @test "05: every ordered pair is swept one way with every size" {
     require_gpus 2
     rows quick
@@ -332,6 +349,7 @@ host_gpu() {
     done
 }
 
+# bats test_tags=points:1
 @test "05: P2P on beats P2P off at 16 MiB and above" {
     require_p2p_pair
     rows quick
@@ -343,6 +361,7 @@ host_gpu() {
     done
 }
 
+# bats test_tags=points:1
 @test "05: every claim has a verdict, the one the host tool recomputes" {
     rows quick
     run lab05_check_claims "$(quick_csv)"
@@ -351,6 +370,7 @@ host_gpu() {
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: the plots are drawn from the live rows" {
     command -v gnuplot >/dev/null || skip "gnuplot is not installed"
     rows quick
@@ -362,9 +382,12 @@ host_gpu() {
     assert_file_not_empty "$out/latency.png"
 }
 
+# bats test_tags=points:1
 @test "05: the bars of the issue hold where NVML reports 18 NVLink 4 links" {
+    # Whether the bars apply is the machine's to say, before the program runs.
+    require_p2p_pair
+    lab05_pair_nvlink4x18 || skip "NVML does not report 18 NVLink 4 links for the pair (or nvml.h was missing at build time)"
     rows quick
-    lab05_nvlink4x18 "$(quick_csv)" || skip "NVML does not report 18 NVLink 4 links for the pair (or nvml.h was missing at build time)"
     run lab05_check_bars "$(quick_csv)"
     assert_success
 }
@@ -554,6 +577,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
 # two runs: the link itself moves by a few percent from one run to the next,
 # and where nvbandwidth's two runs differ by more than 2% the bar is its slower
 # (not under 0.75x its best).
+# bats test_tags=points:1
 @test "05: the host link reaches 0.98x of nvbandwidth run on this machine (latency 1.02x)" {
     require_gpus 1
     [ -n "${NVBANDWIDTH:-}" ] || skip "no nvbandwidth to hold the host link to: NVBANDWIDTH=/path/to/nvbandwidth (v0.8, github.com/NVIDIA/nvbandwidth)"
@@ -568,6 +592,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: --csv -t runs one experiment and prints only CSV" {
     captured link_csv
     assert_equal "$status" 0
@@ -584,6 +609,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     grep -q '^memcpy_latency,ce_queued,host,' <<<"$output" || fail "no host-link row"
 }
 
+# bats test_tags=points:1
 @test "05: two runs at once on the same GPU both finish and verify every measurement" {
     require_gpus 1
     local program run pids=() rc
@@ -607,6 +633,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     done
 }
 
+# bats test_tags=points:1
 @test "05: an interrupted run leaves the previous result file as it was, and no part of a new one" {
     require_gpus 1
     local program out="$BATS_TEST_TMPDIR/out" pid waited=0
@@ -726,11 +753,13 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.6 a failing synchronize is returned and nothing timed, inside the timing or after it (unit test, any machine)" {
     unit_run 05 05.6-sync
     assert_success
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.7 the setting's GPU is made current even when another GPU was (two GPUs)" {
     require_gpus 2
     rows l1
@@ -740,6 +769,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     refute_output --partial 0
 }
 
+# bats test_tags=points:1
 @test "05: TODO 05.3 the SM copy launches nothing for 0 bytes, else one kernel of 1 to max_blocks blocks of 512 threads (captured, not run)" {
     rows sm
     [[ "$stderr" != *"check failed: TODO 05.3"* ]] || fail "$(grep -m1 'check failed: TODO 05.3' <<<"$stderr")"

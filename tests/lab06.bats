@@ -76,17 +76,20 @@ col() {
     refute_output --partial "rank "
 }
 
+# bats test_tags=points:1
 @test "06: TODO 06.3 ipc_close of an empty peer succeeds and calls nothing (unit test, any machine)" {
     unit_run 06 06.3
     assert_success
 }
 
+# bats test_tags=points:1
 @test "06: TODO 06.4 the ring schedule for every n 1..8, rank and step, and the ring simulated (unit test, any machine)" {
     unit_run 06 06.4
     assert_success
     assert_line "ok schedule_ring_simulated_n1_to_8"
 }
 
+# bats test_tags=points:1
 @test "06: TODO 06.7 algbw and busbw as nccl-tests define them, bad times refused (unit test, any machine)" {
     unit_run 06 06.7
     assert_success
@@ -139,6 +142,7 @@ col() {
 
 # --- with a GPU ---------------------------------------------------------------
 
+# bats test_tags=points:3
 @test "06: TODOs 06.1, 06.2, 06.3: every rank reads every other rank's buffer through IPC handles" {
     captured ipc
     assert_success
@@ -149,6 +153,7 @@ col() {
     assert_output 3_ranks
 }
 
+# bats test_tags=points:3
 @test "06: TODOs 06.4, 06.5, 06.6, 06.7: every all-reduce is exact on every rank, odd sizes included" {
     captured allreduce
     assert_success

@@ -6,8 +6,11 @@
  *   gpu-query list     one line per GPU: id, compute capability, name
  *   gpu-query matrix   the peer-access matrix, one row per GPU (1 = can access)
  *   gpu-query pair     the first pair with P2P both ways ("0 1"), exit 77 if none
+ *   gpu-query links    that pair, each GPU's NVLink generation and the NVLinks between them,
+ *                      as lab 05's link rows give them ("0 1 4 4 18"), exit 77 if no pair
  */
 #include "lab.h"
+#include "link.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +18,31 @@
 
 static int usage(const char *prog, int status)
 {
-    fprintf(status ? stderr : stdout, "usage: %s count|list|matrix|pair\n", prog);
+    fprintf(status ? stderr : stdout, "usage: %s count|list|matrix|pair|links\n", prog);
     return status;
+}
+
+/* The first P2P pair of the N GPUs and its links (NVLink generation 0 where NVML cannot say),
+ * so that a test can tell from the machine alone whether a pair's bars apply. */
+static int pair_links(const char *prog, int n)
+{
+    int a, b;
+    if (n < 2 || !lab_find_p2p_pair(n, &a, &b)) {
+        printf("no pair of GPUs with peer access both ways (%d GPU%s)\n", n, n == 1 ? "" : "s");
+        return LAB_EXIT_SKIP;
+    }
+    lab_links links;
+    const cudaError_t err = lab_links_query(&links, n);
+    if (err != cudaSuccess) {
+        fprintf(stderr, "%s: lab_links_query: %s: %s\n", prog, cudaGetErrorName(err),
+                cudaGetErrorString(err));
+        return LAB_EXIT_FAIL;
+    }
+    const lab_gpu_link *ga = &links.gpu[a], *gb = &links.gpu[b];
+    printf("%d %d %d %d %d\n", a, b, ga->nvml ? ga->nvlink_gen : 0, gb->nvml ? gb->nvlink_gen : 0,
+           lab_links_pair(&links, a, b)->nvlinks);
+    lab_links_free(&links);
+    return LAB_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -66,5 +92,7 @@ int main(int argc, char **argv)
                n == 1 ? "" : "s");
         return LAB_EXIT_SKIP;
     }
+    if (strcmp(what, "links") == 0)
+        return pair_links(prog, n);
     return usage(prog, LAB_EXIT_USAGE);
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # grade.sh: grade a student's work with this tree's pristine harness and
-# print a scorecard: per lab the tests passed of total and the points, which
-# tests this machine could not check (and why), and for each failing test
-# the hint (the unfinished TODO, or the failed check). Writes
-# $BUILD/grade/junit.xml (for an LMS), summary.json and tests.tap; exits 1
+# print a scorecard: per lab the points earned of those this machine can
+# check, the points it cannot check (and why), each TODO's state, and for
+# each failing test the hint (the unfinished TODO, or the failed check). A
+# test's points are declared beside it in tests/labNN.bats (a Bats tag
+# "points:N"). Writes $BUILD/grade/junit.xml (each testcase with its points),
+# results.json (Gradescope's format), summary.json and tests.tap; exits 1
 # when a lab did not build or an output could not be written, 2 on bad usage.
 #
 # SUBMISSION=DIR grades the student's files of DIR (a student's checkout or
@@ -135,12 +137,6 @@ if ! grep -q '</testsuites>' "$report" 2>/dev/null; then
     echo "grade: the JUnit report $report is incomplete" >&2
     exit 1
 fi
-# XML 1.0 allows no control character but tab, newline and carriage return,
-# raw or as a reference; a student's program may print some (colour codes):
-# they are dropped, as are bytes that are not UTF-8, so that any XML reader takes the file.
-iconv -c -f UTF-8 -t UTF-8 <"$report" | LC_ALL=C tr -d '\000-\010\013\014\016-\037' |
-    sed -E 's/&#0*([0-8]|1[124-9]|2[0-9]|3[01]);//g; s/&#[xX]0*([0-8]|[bBcCeEfF]|1[0-9a-fA-F]);//g' |
-    shown_path >"$out/junit.xml"
 
 status=0
 echo "Graded: ${submission:-this tree} ($variant build) on $("$build/tools/gpu-query" count 2>/dev/null || echo 0) GPU(s)"
@@ -148,20 +144,26 @@ while IFS=$'\t' read -r nn why; do
     echo "lab $nn does not build, so it scores 0 of what this machine can check: $why"
     status=1
 done <"$out/unbuilt.tsv"
-# The scorecard and the JSON come from the JUnit file, through a real XML parser and
-# serialiser: the scorecard is printed before the JSON is written.
-written=("$out/junit.xml (JUnit)" "$out/tests.tap")
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "grade: no scorecard and no $out/summary.json: python3 is needed (tools/ensure-deps.sh)" >&2
-    status=1
-elif ! python3 tools/junit-summary.py "$out/junit.xml" tests/points "$out/summary.json"; then
-    echo "grade: $out/summary.json was not written (tools/junit-summary.py failed: its error is above)" >&2
-    rm -f "$out/summary.json"
-    status=1
-else
-    written+=("$out/summary.json")
+# The scorecard, junit.xml with the points and the two JSON files come from
+# Bats' report through a real XML parser and serialiser (tools/junit-summary.py,
+# which also drops what XML 1.0 forbids and names a submission's files as the
+# student knows them); the scorecard is printed before the JSON is written.
+written=("$out/tests.tap")
+student_args=()
+if [ "$variant" = student ]; then
+    student_args=(--student-root "$student_root")
+    [ -n "$submission" ] && student_args+=(--strip "$(cd "$out" && pwd)/submission/" --strip "$out/submission/")
 fi
-
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "grade: no scorecard, junit.xml, results.json or summary.json: python3 is needed (tools/ensure-deps.sh)" >&2
+    status=1
+elif ! python3 tools/junit-summary.py "${student_args[@]}" "$report" tests "$out"; then
+    echo "grade: $out/junit.xml, results.json and summary.json were not all written (tools/junit-summary.py failed: its error is above)" >&2
+    status=1
+fi
+for file in junit.xml results.json summary.json; do
+    [ -f "$out/$file" ] && written+=("$out/$file")
+done
 echo
 echo "grade: written: $(printf '%s, ' "${written[@]}" | sed 's/, $//')"
 [ "$status" -eq 0 ] || echo "grade: incomplete: see the lines above" >&2

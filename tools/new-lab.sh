@@ -23,4 +23,4 @@ fi
     sed -e "s/@LAB@/$lab/g" -e "s/@NN@/$nn/g" "tools/lab-template/$rel" >"$dest"
 done
 tools/skeletons.sh generate >/dev/null
-echo "new-lab: labs/$lab/ (handouts, harness, claims.tsv, student/), solutions/$lab/, tests/lab$nn.bats, tests/unit/lab$nn.c, tests/points/lab$nn.tsv"
+echo "new-lab: labs/$lab/ (handouts, harness, claims.tsv, student/), solutions/$lab/, tests/lab$nn.bats, tests/unit/lab$nn.c"

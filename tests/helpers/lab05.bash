@@ -249,6 +249,15 @@ lab05_nvlink4x18() {
         END { exit !(b >= 0 && gen[a] == 4 && gen[b] == 4 && links[a "->" b] == 18) }' "$1"
 }
 
+# lab05_pair_nvlink4x18: true when this machine's first pair with P2P (the pair
+# lab 05 picks) is linked by 18 NVLink 4 links according to NVML: decided from
+# the machine alone (tools/gpu-query links), never from a run of the program.
+lab05_pair_nvlink4x18() {
+    local a b gen_a gen_b links
+    read -r a b gen_a gen_b links < <("$BUILD_DIR/tools/gpu-query" links 2>/dev/null) || return 1
+    [ "$gen_a" = 4 ] && [ "$gen_b" = 4 ] && [ "$links" = 18 ]
+}
+
 # lab05_check_bars FILE: the bars for 2xH200 (18 NVLink 4 links) on the one
 # pair at 256 MiB: copy engine >= 383 GB/s one way and >= 760 both ways;
 # SM pull and push >= 360; a one-way ping-pong latency reported.
