@@ -132,8 +132,39 @@ static const hist_edge edges[] = {
     {0, 4099, {3, 64, 0}}, {4, 65537, {5, 1024, 0}}, {4, 0, {0, 0, 0}},
 };
 
+/** One launch of the privatized histogram whose shape is checked (captured, not run). */
+typedef struct hist_call {
+    const unsigned char *data; /**< the input */
+    size_t n;                  /**< its bytes */
+    unsigned int *partial;     /**< the bins */
+    lab04_shape shape;         /**< the launch asked for */
+} hist_call;
+
+static cudaError_t hist_call_work(cudaStream_t stream, void *arg)
+{
+    const hist_call *c = arg;
+    return launch_histogram_privatized(c->data, c->n, c->partial, c->shape, stream);
+}
+
+/* The launch enqueues one kernel of shape.blocks blocks of shape.threads threads (any threads
+ * per block work; a kernel written for 256 would need its own): 0, or LAB_EXIT_FAIL. */
+static int check_edge_launch(lab_ctx *ctx, const hist_call *c)
+{
+    lab_launches seen;
+    const cudaError_t err = lab_capture_launches(hist_call_work, (void *)c, &seen);
+    return lab_check(ctx, err == cudaSuccess && seen.kernels == 1 &&
+                     seen.grid.x == (unsigned)c->shape.blocks && seen.grid.y == 1 &&
+                     seen.grid.z == 1 && seen.block.x == (unsigned)c->shape.threads &&
+                     seen.block.y == 1 && seen.block.z == 1, "TODO 04.6: "
+                     "launch_histogram_privatized(%d blocks of %d threads) returned %s and "
+                     "launched %d kernel(s), the first on %u x %u x %u blocks of %u x %u x %u "
+                     "threads", c->shape.blocks, c->shape.threads, cudaGetErrorName(err),
+                     seen.kernels, seen.grid.x, seen.grid.y, seen.grid.z, seen.block.x,
+                     seen.block.y, seen.block.z);
+}
+
 /* One edge on a: launch_histogram_privatized onto bins that start at seeded counts, against the
- * host's count. 0, or LAB_EXIT_FAIL after saying which bin differs. */
+ * host's count, and its launch's shape. 0, or LAB_EXIT_FAIL after saying what differs. */
 static int check_edge(lab_ctx *ctx, const hist_job *h, const unsigned char *host,
                       const hist_edge *e)
 {
@@ -146,10 +177,12 @@ static int check_edge(lab_ctx *ctx, const hist_job *h, const unsigned char *host
         want[bin] = before[bin] = 1000u + 7u * (unsigned int)bin;
     for (size_t i = 0; i < n; i++)
         want[host[e->offset + i]]++;
+    const hist_call call = {h->data_a + e->offset, n, h->partial_a, shape};
     CUDA_CHECK(cudaSetDevice(h->pair->a));
+    if (check_edge_launch(ctx, &call) != 0)
+        return LAB_EXIT_FAIL;
     CUDA_CHECK(cudaMemcpy(h->partial_a, before, bin_bytes, cudaMemcpyHostToDevice));
-    CUDA_CHECK(launch_histogram_privatized(h->data_a + e->offset, n, h->partial_a, shape,
-                                           h->pair->stream_a));
+    CUDA_CHECK(hist_call_work(h->pair->stream_a, (void *)&call));
     CUDA_CHECK(cudaStreamSynchronize(h->pair->stream_a));
     CUDA_CHECK(cudaMemcpy(got, h->partial_a, bin_bytes, cudaMemcpyDeviceToHost));
     for (int bin = 0; bin < LAB04_BINS; bin++)
