@@ -81,6 +81,16 @@ EOF
     assert_output --partial "labs/03-peer-kernels/README.zh-CN.md: '123.456 GB/s' is in none of lab 03's fixtures"
 }
 
+@test "handouts: a row of handout-figures.tsv must name a figure its lab's handouts state" {
+    local copy
+    copy=$(copy_tree)
+    # A bar the code no longer uses, left behind in the list: it would let the figure through.
+    printf '05-p2p-performance\t0.3\tnvlink_table_latency'"'"'s old bar, within 0.3 us\n' >>"$copy/tools/handout-figures.tsv"
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "tools/handout-figures.tsv: 05-p2p-performance 0.3 (nvlink_table_latency's old bar, within 0.3 us) is stated by no handout of its lab"
+}
+
 @test "handouts: a figure may be a recorded one rounded, its nvbandwidth runs' included, and no other" {
     local copy nvb r2 r1 off digit lab lab1
     copy=$(copy_tree)

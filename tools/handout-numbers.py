@@ -23,9 +23,11 @@ joined by NVLink, labNN-run-1xh200.csv on 1x NVIDIA H200 on PCIe Gen5 x16
 (the command of a recording is in labNN.cmd or labNN-1xh200.cmd).
 
     handout-numbers.py          rewrite every generated part
-    handout-numbers.py --check  exit 1 when a generated part is stale, or when
+    handout-numbers.py --check  exit 1 when a generated part is stale, when
                                 a measured figure outside them is in none of
-                                the lab's fixtures nor in handout-figures.tsv
+                                the lab's fixtures nor in handout-figures.tsv,
+                                or when a row of handout-figures.tsv names a
+                                figure no handout of its lab states
 
 BUILD (default build) is where the host tools are.
 """
@@ -318,6 +320,27 @@ def stray_figures(handout, text):
     return bad
 
 
+def unstated_figures(texts):
+    """Rows of handout-figures.tsv whose figure no handout of their lab states outside the
+    generated parts any more (TEXTS: {handout path: text}): a stale row would let a figure
+    through that nothing sources."""
+    stated = {}
+    for handout, text in texts.items():
+        if handout == README:
+            continue
+        found = {m.group(1) for m in FIGURE.finditer(BLOCK.sub("", text))}
+        stated.setdefault(lab_of(handout), set()).update(found)
+        stated.setdefault("*", set()).update(found)
+    bad = []
+    with open(FIGURES, newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if row and not row[0].startswith("#") and len(row) >= 3 and \
+                    row[1] not in stated.get(row[0], set()):
+                bad.append(f"tools/handout-figures.tsv: {row[0]} {row[1]} ({row[2]}) is stated by "
+                           f"no handout of its lab: drop the row, or say where it is used")
+    return bad
+
+
 README = os.path.join(ROOT, "README.md")
 
 
@@ -337,11 +360,12 @@ def main(argv):
     if argv[1:] not in ([], ["--check"]):
         print(__doc__, file=sys.stderr)
         return 2
-    problems = []
+    problems, texts = [], {}
     for h in handouts():
         with open(h) as f:
             text = f.read()
         fresh = render(h, text)
+        texts[h] = fresh
         if check:
             if fresh != text:
                 problems.append(f"{os.path.relpath(h, ROOT)}: a generated part differs from its "
@@ -352,6 +376,8 @@ def main(argv):
             with open(h, "w") as f:
                 f.write(fresh)
             print(f"  wrote {os.path.relpath(h, ROOT)}")
+    if check:
+        problems += unstated_figures(texts)
     for p in problems:
         print(f"handout-numbers: {p}", file=sys.stderr)
     return 1 if problems else 0
