@@ -546,6 +546,18 @@ no_gpu_report() {
                 fail "$lab's section does not show $(basename "$f")"
         done
     done
+    # A recording converted from an earlier program's output says so, once, in its lab's section.
+    local said
+    for lab in $(lab_names); do
+        for f in "$FIXTURES/lab${lab%%-*}"-run*.csv; do
+            said=$(python3 "$REPO_ROOT/tools/converted.py" "$f")
+            [ -n "$said" ] || continue
+            run grep -cF -- "$said" <(sed -n "/^## $lab\$/,/^## [^#]/p" "$report/report.md")
+            assert_output 1
+        done
+    done
+    run grep -c "^These rows were converted from the printed output" "$report/report.md"
+    assert_output "$(grep -c '^lab' "$FIXTURES/converted.tsv")"
 }
 
 @test "repo: with no GPU, the ledger gives each claim the verdict of every recording, named with its hardware" {

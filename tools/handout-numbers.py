@@ -41,7 +41,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
-import nvbandwidth_rows  # noqa: E402 (tools/, beside this script)
+import converted as conversions  # noqa: E402 (tools/, beside this script)
+import nvbandwidth_rows  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", "build")
@@ -147,11 +148,18 @@ def caption(lab, name, zh):
         when = f"，{date}" if date else "（数据行未记录日期）"
         ver = f"，CUDA {cuda}" if cuda else ""
         return (f"记录于 **{hw}**（{HARDWARE[kind][1]}）{ver}{when}；命令 `{cmd}`；"
-                f"数据行：[`tests/fixtures/{name}`]({link})。\n")
+                f"数据行：[`tests/fixtures/{name}`]({link})。\n" + origin(name, zh))
     when = f", on {date}" if date else " (the rows carry no date)"
     ver = f", CUDA {cuda}" if cuda else ""
     return (f"Recorded on **{hw}** ({HARDWARE[kind][0]}){ver}{when}, with `{cmd}`; "
-            f"the rows: [`tests/fixtures/{name}`]({link}).\n")
+            f"the rows: [`tests/fixtures/{name}`]({link}).\n" + origin(name, zh))
+
+
+def origin(name, zh):
+    """A paragraph saying that the recording was converted from an earlier program's output and
+    which claims that leaves untested; "" for a recording of the lab's own program."""
+    text = conversions.sentence(name, zh)
+    return f"\n{text}\n" if text else ""
 
 
 def report(lab, name, zh):
@@ -209,7 +217,8 @@ def ledger(lab, kind, zh):
                 measured += r["value"] in ("holds", "does_not_hold")
     hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({HARDWARE[kind][0]})"
     return (f"- on {hw}: {measured} of the chapter's {total} claims get a measured verdict "
-            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool).\n")
+            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool)."
+            f"{conversions.ledger(kind)}\n")
 
 
 def make_variable(text, name):
