@@ -109,6 +109,37 @@ EOF
     assert_output --partial "labs/03-peer-kernels/README.zh-CN.md: '123.456 GB/s' is in none of lab 03's fixtures"
 }
 
+@test "handouts: a row of handout-figures.tsv must name a figure its lab's handouts state" {
+    local copy
+    copy=$(copy_tree)
+    # A bar the code no longer uses, left behind in the list: it would let the figure through.
+    printf '05-p2p-performance\t0.3\tnvlink_table_latency'"'"'s old bar, within 0.3 us\n' >>"$copy/tools/handout-figures.tsv"
+    run numbers "$copy" --check
+    assert_failure
+    assert_output --partial "tools/handout-figures.tsv: 05-p2p-performance 0.3 (nvlink_table_latency's old bar, within 0.3 us) is stated by no handout of its lab"
+}
+
+@test "handouts: a recording converted from an earlier program says so under its caption, and each claim it lists is untested there" {
+    local line fixture claims id n verdicts
+    while IFS=$'\t' read -r fixture claims; do
+        case $fixture in '#'* | fixture) continue ;; esac
+        [ -f "$FIXTURES/$fixture" ] || fail "converted.tsv names $fixture, which does not exist"
+        n=${fixture:3:2}
+        verdicts=$("$(host_tool "$n")" verdicts "$FIXTURES/$fixture")
+        for id in $claims; do
+            grep -q "^claim,$id,.*,untested," <<<"$verdicts" ||
+                fail "$fixture: $id is listed as left untested by the conversion, but it has a verdict there"
+        done
+        # Said under the recording's caption, in both handouts.
+        grep -qF "$(python3 "$REPO_ROOT/tools/converted.py" "$fixture")" "$REPO_ROOT"/labs/"$n"-*/README.md ||
+            fail "lab $n's handout does not say where $fixture came from"
+    done <"$FIXTURES/converted.tsv"
+    # A recording of the lab's own program has nothing to say.
+    run python3 "$REPO_ROOT/tools/converted.py" lab03-run.csv
+    assert_success
+    assert_output ""
+}
+
 @test "handouts: a figure may be a recorded one rounded, its nvbandwidth runs' included, and no other" {
     local copy nvb r2 r1 off digit lab lab1
     copy=$(copy_tree)

@@ -144,7 +144,24 @@ routes_here() {
     assert_success
     assert_line --regexp '^claim,peer_kernel_access_works,.*,holds,'
     refute_line --regexp '^claim,pull_vs_copy_then_compute,'
-    assert_line --regexp '^claim,access_without_enable_fails,.*,holds,'
+    assert_line --regexp '^claim,access_without_enable_fails,.*,holds,child process: GPU 0.s kernel read GPU 1.s memory without cudaDeviceEnablePeerAccess'
+    # Synthetic: the peer read finishing without an error (a system that maps peer memory
+    # without the call) does not hold.
+    sed -E 's/^(fault,outcome,peer_off,1,0,no_access,0,0,0,,,,,,-1),fault,/\1,silent_success,/' \
+        "$FIXTURES/lab03-run.csv" >"$BATS_TEST_TMPDIR/silent.csv"
+    run "$(host_tool 03)" verdicts "$BATS_TEST_TMPDIR/silent.csv"
+    assert_line --regexp '^claim,access_without_enable_fails,.*,does_not_hold,child process: GPU 0.s kernel read GPU 1.s memory without cudaDeviceEnablePeerAccess; and no error came'
+}
+
+@test "03: on one GPU the fault on unregistered host memory is labelled as such, no verdict on peer access" {
+    local file=$BATS_TEST_TMPDIR/silent.csv
+    run "$(host_tool 03)" verdicts "$FIXTURES/lab03-run-1xh200.csv"
+    assert_line --regexp '^claim,access_without_enable_fails,.*,untested,the claim is about a peer GPU.s memory and needs two GPUs\. The host-memory analogue in a child process: GPU 0.s kernel read host memory never given to it: launch cudaSuccess; synchronize cudaErrorIllegalAddress; .*what was withheld is host registration and not peer access$'
+    # Synthetic: the same child finishing without an error is no verdict on peer access either.
+    sed -E 's/^(fault,outcome,host,-1,0,pageable,0,0,0,,,,,,-1),fault,/\1,silent_success,/' \
+        "$FIXTURES/lab03-run-1xh200.csv" >"$file"
+    run "$(host_tool 03)" verdicts "$file"
+    assert_line --regexp '^claim,access_without_enable_fails,.*,untested,the claim is about a peer GPU.s memory'
 }
 
 @test "03: the report section of the recorded run has the transfer and read-pattern tables" {
@@ -305,12 +322,13 @@ routes_here() {
         assert_output "$waited"
     fi
     run csv_get "$CAPTURED_CSV" value experiment=claim variant=access_without_enable_fails
-    if [ "$mode" = unmapped ]; then
+    if [ "$mode" != no_access ]; then
+        # One GPU: host memory stands in for the peer's and is no verdict on peer access.
         assert_output untested
-        assert_equal "$outcome" fault
     elif [ "$outcome" = fault ]; then
         assert_output holds
     fi
+    [ "$mode" != unmapped ] || assert_equal "$outcome" fault
 }
 
 # bats test_tags=points:1

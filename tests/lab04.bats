@@ -212,7 +212,9 @@ assert_exact() {
     assert_success
     run "$(host_tool 04)" verdicts "$FIXTURES/lab04-run.csv"
     assert_line --regexp '^claim,pcie_atomics_100x_slower,.*,untested,no chain of atomics both locally and over the host link'
-    assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,holds,one atomic across the peer link takes 878 ns against 208 ns locally: 4\.2x'
+    # Only one half of the NVLink claim was measured: no host link in that recording.
+    assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,untested,half of the claim is measured: one atomic across the peer link takes 878 ns against 208 ns locally: 4\.2x .*: "much slower than local" holds; "better than PCIe" needs a chain of atomics over the host link'
+    assert_line --regexp '^claim,cross_gpu_atomics_dreadful,.*,untested,the chapter explains it by PCIe: .*this run has no host-link counter; across the peer link \(which the chapter calls better\) the same counter takes 2\.8x fewer'
     assert_line --regexp '^claim,avoid_cross_gpu_atomics,.*,holds,the same 4325376 per-thread atomics take 8803 us .* 3172 us locally: 2\.8x .* cost 1\.05x'
     assert_line --regexp '^claim,gather_or_coarse_sync,.*,holds,.*exact in every run; 20\.6 us; 500x faster .* 0\.95x the time'
     assert_line --regexp '^claim,pcie_atomics_need_hw_support,.*,untested,'
@@ -234,6 +236,37 @@ assert_exact() {
     assert_line --regexp '^claim,pcie_atomics_need_hw_support,.*,untested,.*lost none of 1000 increments'
 }
 
+@test "04: the NVLink claim holds only with both halves measured, and fails on either" {
+    local tool file=$BATS_TEST_TMPDIR/halves.csv
+    tool=$(host_tool 04)
+    # Synthetic: the recorded 2x H200 run plus a host-link chain of 1162 ns per atomic (the 1x
+    # H200 recording's): the peer link (878 ns) is better, and much slower than local (208 ns).
+    { cat "$FIXTURES/lab04-run.csv"
+      echo "latency,device,host,0,-1,,0,4096,5,4758.6,4757.2,4764.7,,,1,4096,ns_per_atomic=1161.8 slots=1024"
+    } >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,holds,.*: 4\.2x .*; the host link \(PCIe\) takes 1162 ns: the peer link is better$'
+    # A host link faster than the peer link fails the first half ...
+    sed -i 's/^latency,device,host,0,-1,,0,4096,5,4758.6,/latency,device,host,0,-1,,0,4096,5,2000,/' "$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,does_not_hold,.*the host link \(PCIe\) takes 488 ns: the peer link is not better$'
+    # ... and a peer link below 2x local fails the second, even with the host link unmeasured.
+    awk -F, -v OFS=, '$1 == "latency-peer" && $2 == "device" { $10 = 1200 } { print }' "$FIXTURES/lab04-run.csv" >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,does_not_hold,.*: 1\.4x \(bar for much slower: 2x\): not much slower than local; the host link \(PCIe\) was not measured'
+}
+
+@test "04: cross-GPU atomics are dreadful only at 10x fewer increments than locally" {
+    local tool fx="$FIXTURES/lab04-run-1xh200.csv" file=$BATS_TEST_TMPDIR/dreadful.csv
+    tool=$(host_tool 04)
+    # Synthetic: the 1x H200 recording's host-link counter 5x slower than the local one (the
+    # local rate over 5, as the count over the median time): not dreadful.
+    awk -F, -v OFS=, '$1 == "counter" && $2 == "device" && $6 == "one" && $3 == "loopback" { local = $8 / $10 }
+        $1 == "counter" && $2 == "device" && $6 == "one" && $3 == "host" { $10 = $8 / (local / 5) } { print }' "$fx" >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,cross_gpu_atomics_dreadful,.*,does_not_hold,.*locally: 5x fewer \(bar 10x'
+}
+
 @test "04: the recorded 1x H200 run judges the chapter's PCIe latency on the host link" {
     local fx="$FIXTURES/lab04-run-1xh200.csv" host local ratio
     # The expected figures, computed here from the chain rows: median us * 1000 / steps.
@@ -243,6 +276,11 @@ assert_exact() {
     run "$(host_tool 04)" verdicts "$fx"
     assert_line --regexp "^claim,pcie_atomics_100x_slower,.*,$(awk -v r="$ratio" 'BEGIN { print (r >= 31.6 ? "holds" : "does_not_hold") }'),one atomic across the host link \\(PCIe\\) takes $(awk -v h="$host" 'BEGIN { printf "%.0f", h * 1000 / 4096 }') ns against $(awk -v l="$local" 'BEGIN { printf "%.0f", l * 1000 / 4096 }') ns locally: ${ratio//./\\.}x; .*x fewer"
     assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,untested,the claim is about a peer link'
+    # The chapter's atomicAdd on one counter, across the host link (PCIe): increments per second
+    # against the same counter locally (count / median time).
+    local fewer
+    fewer=$(awk -F, '$1 == "counter" && $2 == "device" && $6 == "one" { r[$3] = $8 / $10 } END { printf "%.0f", r["loopback"] / r["host"] }' "$fx")
+    assert_line --regexp "^claim,cross_gpu_atomics_dreadful,.*,$(awk -v f="$fewer" 'BEGIN { print (f >= 10 ? "holds" : "does_not_hold") }'),every thread adding 1 to one counter \\(the chapter.s code\\) across the host link \\(PCIe\\) makes .* locally: ${fewer}x fewer \\(bar 10x"
     # The same run with a host-link chain 100x the local one holds.
     local slow=$BATS_TEST_TMPDIR/slow-host.csv
     awk -F, -v OFS=, -v l="$local" '$1 == "latency" && $2 == "device" && $3 == "host" { $10 = l * 100 } { print }' \

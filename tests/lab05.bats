@@ -175,7 +175,18 @@ host_gpu() {
     assert_success
     assert_output --partial "| sweep | route | transfer |"
     assert_output --partial "| latency | variant | route |"
-    assert_output --partial "| NVLink 3.0 (A100) | ~600 GB/s | ~0.1 us | untested |"
+    assert_output --partial "| NVLink 3.0 (A100) | ~600 GB/s | untested | ~0.1 us | untested |"
+}
+
+@test "05: the report's table of the chapter sets each figure beside the verdict of its own claim" {
+    # On 1x H200 the PCIe row's bandwidth cannot be tested (gen 5, not gen 3) while its latency,
+    # judged on the host link, holds: each in its own column.
+    run "$(host_tool 05)" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    assert_line --regexp '^claim,nvlink_table_row_pcie3,.*,untested,'
+    assert_line --regexp '^claim,pcie_row_latency,.*,holds,'
+    run "$(host_tool 05)" report "$FIXTURES/lab05-run-1xh200.csv"
+    assert_line "| link | chapter one way | its verdict | chapter latency | its verdict |"
+    assert_line "| PCIe Gen3 x16 | ~12 GB/s | untested | ~1.5 us | holds |"
 }
 
 # --- with a GPU (the host link), and two (the peer routes) --------------------
@@ -688,17 +699,18 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_line --regexp '^claim,nvlink_order_of_magnitude,.*,holds,.*3\.9 GB/s: 101\.5x'
 }
 
-@test "05: streams are judged against one copy of the same bytes, and the verdict can fail" {
-    local tool fx="$FIXTURES/lab05-run-1xh200.csv" file=$BATS_TEST_TMPDIR/streams.csv eight big
+@test "05: streams compete when each gets less than it gets alone, and the verdict can fail" {
+    local tool fx="$FIXTURES/lab05-run-1xh200.csv" file=$BATS_TEST_TMPDIR/streams.csv eight one
     tool=$(host_tool 05)
     eight=$(csv_get "$fx" gbps experiment=streams route=host value=8)
-    big=$(csv_get "$fx" gbps experiment=ce_bandwidth variant=ce route=host mode=one_way src=-1 bytes=268435456)
+    one=$(csv_get "$fx" gbps experiment=streams route=host value=1)
     run "$tool" verdicts "$fx"
-    assert_line --regexp "^claim,concurrent_streams_contend,.*,holds,host -> GPU 0: 8 streams copying 32 MiB each at once carry $(printf %.1f "$eight") GB/s in total .* against one copy of all 256 MiB in one stream $(printf %.1f "$big") GB/s"
-    # Eight streams carrying half again what one copy gets would not be sharing.
-    awk -F, -v OFS=, -v b="$big" '$1 == "streams" && $3 == "host" && $16 == 8 { $13 = b * 1.5 } { print }' "$fx" >"$file"
+    assert_line --regexp "^claim,concurrent_streams_contend,.*,holds,host -> GPU 0: 8 streams copying 32 MiB each at once carry $(printf %.1f "$eight") GB/s in total .* against $(printf %.1f "$one") GB/s for one such copy alone: each stream gets $(awk -v e="$eight" -v o="$one" 'BEGIN { printf "%.0f", 100 * e / 8 / o }')% of what it gets alone .*: the streams share one link \(all this shows\)"
+    # Synthetic: one stream alone carrying an eighth of what eight carry (a copy that leaves the
+    # link idle, as a small one would): eight streams add up instead of competing.
+    awk -F, -v OFS=, -v e="$eight" '$1 == "streams" && $3 == "host" && $16 == 1 { $13 = e / 8 } { print }' "$fx" >"$file"
     run "$tool" verdicts "$file"
-    assert_line --regexp '^claim,concurrent_streams_contend,.*,does_not_hold,.*more streams found bandwidth'
+    assert_line --regexp '^claim,concurrent_streams_contend,.*,does_not_hold,.*each stream gets 100% of what it gets alone .*more streams found bandwidth that one copy left unused'
 }
 
 @test "05: the new 4.4 claims have their verdicts on the recorded runs" {
@@ -708,31 +720,105 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_line --regexp "^claim,pcie_row_latency,.*,holds,~1\\.5 us \\(bar 0\\.75-2\\.25 us\\) on the host link; PCIe gen 5: a GPU load from host memory $(printf %.2f "$(csv_get "$FIXTURES/lab05-run-1xh200.csv" median_us experiment=pointer_chase route=host mode=beyond_l2)") us .* ping-pong $(printf %.2f "$(csv_get "$FIXTURES/lab05-run-1xh200.csv" median_us experiment=pingpong variant=gpu_cpu route=host)") us"
     assert_line --regexp '^claim,cpu_coherence_cause,.*,does_not_hold,no CUDA call disables .*the cure it names: SM pull [0-9.]+ -> [0-9.]+ GB/s \(x1\.00\)'
     run "$tool" verdicts "$FIXTURES/lab05-run.csv"
-    assert_line --regexp '^claim,cpu_sync_cliff,.*,holds,.*x3\.18.*x1\.01\); a cliff \(bar 2x\) for small copies only'
 }
 
-@test "05: the timer claim tests each clock the chapter names, with and without a synchronize" {
+@test "05: the CPU's synchronization is a cliff only at the sizes the verdict names" {
+    local tool fx="$FIXTURES/lab05-run-1xh200.csv" file=$BATS_TEST_TMPDIR/cliff.csv queued
+    tool=$(host_tool 05)
+    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    assert_line --regexp '^claim,cpu_sync_cliff,.*,holds,.*64 KiB: .*\(x3\.18\); 1 MiB: .*\(x1\.99\).*\(x1\.01\); the cliff \(bar 2x\) holds for copies of 64 KiB only; at the other sizes the copy hides the CPU.s wait \(x1\.99 at most\)$'
+    run "$tool" verdicts "$fx"
+    assert_line --regexp '^claim,cpu_sync_cliff,.*,holds,.*\(x2\.25\).* holds for copies of 64 KiB only; .*\(x1\.23 at most\)$'
+    # Synthetic: the 64 KiB copies synchronized one by one at 80% of the queued rate: no size
+    # swept falls off a cliff.
+    queued=$(csv_get "$fx" gbps experiment=cpu_sync variant=queued bytes=65536)
+    awk -F, -v OFS=, -v q="$queued" '$1 == "cpu_sync" && $2 == "sync_each" && $7 == 65536 { $13 = q * 0.8 } { print }' "$fx" >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,cpu_sync_cliff,.*,does_not_hold,.*\(x1\.25\).*; no size swept falls off a cliff \(bar 2x; x1\.25 at most\)$'
+}
+
+@test "05: the timer advice and its reason are judged each by its own words" {
     local tool fx="$FIXTURES/lab05-run-1xh200.csv" file=$BATS_TEST_TMPDIR/timers.csv v
     tool=$(host_tool 05)
     for v in event host_sync host_block gettimeofday_no_sync gettimeofday_sync clock_no_sync clock_sync clock_block; do
         [ -n "$(csv_get "$fx" median_us experiment=cpu_timer variant=$v route=host)" ] || fail "no cpu_timer $v row"
     done
-    local ev tod block wall
+    local ev tod tod_no block wall
     ev=$(csv_get "$fx" median_us experiment=cpu_timer variant=event route=host)
     tod=$(csv_get "$fx" median_us experiment=cpu_timer variant=gettimeofday_sync route=host)
+    tod_no=$(csv_get "$fx" median_us experiment=cpu_timer variant=gettimeofday_no_sync route=host)
     block=$(csv_get "$fx" median_us experiment=cpu_timer variant=clock_block route=host)
     wall=$(csv_get "$fx" median_us experiment=cpu_timer variant=host_block route=host)
-    # Recorded on 1x H200: gettimeofday agrees with events once synchronized; clock() asleep does not.
+    # Recorded on 1x H200. The advice holds: events agree with a wall clock around the copy and
+    # its synchronize, and each clock the chapter names misreads the copy without one.
     run "$tool" verdicts "$fx"
-    assert_line --regexp "^claim,cpu_timers_mislead,.*,does_not_hold,256 MiB \(host -> GPU 0\): events $(printf %.1f "$ev") us; gettimeofday \(wall time\) $(printf %.1f "$tod") us synchronized .* $(printf %.1f "$block") us asleep on a blocking-sync event \($(awk -v b="$block" -v w="$wall" 'BEGIN { printf "%.0f", 100 * b / w }')% of wall $(printf %.1f "$wall") us\): the reason holds for clock\(\) only"
-    # A gettimeofday that missed the copy by 2x would make both clocks mislead.
-    awk -F, -v OFS=, '$1 == "cpu_timer" && $2 == "gettimeofday_sync" { $10 = $10 * 2 } { print }' "$fx" >"$file"
+    assert_line --regexp "^claim,cpu_timers_mislead,.*,holds,256 MiB \(host -> GPU 0\): events $(printf %.1f "$ev") us \(0% off a wall clock .* without a synchronize gettimeofday\(\) reads $(printf %.1f "$tod_no") us .*: events time the copy however the host waits"
+    # The reason does not: gettimeofday() is wall time and, synchronized, reads the copy.
+    assert_line --regexp "^claim,cpu_timers_cpu_time,.*,does_not_hold,clock\(\) \(the process.s CPU time\) on a thread asleep on a blocking-sync event reads $(printf %.1f "$block") us of $(printf %.1f "$wall") us wall \($(awk -v b="$block" -v w="$wall" 'BEGIN { printf "%.0f", 100 * b / w }')% of wall\); gettimeofday\(\) \(wall time\) with a synchronize reads $(printf %.1f "$tod") us against events $(printf %.1f "$ev") us .*: the reason holds for clock\(\) asleep only"
+    # Synthetic: a gettimeofday() that missed the copy by 2x even synchronized makes the reason
+    # hold; events 1.5x off the synchronized wall clock make the advice fail.
+    awk -F, -v OFS=, '$1 == "cpu_timer" && $2 == "gettimeofday_sync" { $10 = $10 * 2 } $1 == "cpu_timer" && $2 == "event" { $10 = $10 * 1.5 } { print }' "$fx" >"$file"
     run "$tool" verdicts "$file"
-    assert_line --regexp "^claim,cpu_timers_mislead,.*,holds,.*: both mislead$"
-    # Without the new rows (the 2x H200 run predates them) the claim cannot be tested.
-    grep -v -E '^cpu_timer,(gettimeofday|clock_block|host_block)' "$fx" >"$file"
+    assert_line --regexp "^claim,cpu_timers_cpu_time,.*,holds,.*: both miss the transfer$"
+    assert_line --regexp "^claim,cpu_timers_mislead,.*,does_not_hold,.*: the events themselves miss the copy$"
+    # Synthetic: clock() and gettimeofday() without a synchronize reading what events read (a
+    # copy that returns when done), and clock() asleep counting the wall: the advice fails.
+    awk -F, -v OFS=, -v ev="$ev" -v w="$wall" '$1 == "cpu_timer" && $2 ~ /_no_sync$/ && $2 != "host_no_sync" { $10 = ev } $1 == "cpu_timer" && $2 == "clock_block" { $10 = w } { print }' "$fx" >"$file"
     run "$tool" verdicts "$file"
-    assert_line --regexp "^claim,cpu_timers_mislead,.*,untested,needs cpu_timer's gettimeofday and blocking-sync rows"
+    assert_line --regexp "^claim,cpu_timers_mislead,.*,does_not_hold,.*: a clock the chapter names read the copy right every way it was used$"
+    # Without the rows of either (the 2x H200 recording predates them), neither can be tested.
+    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    assert_line --regexp "^claim,cpu_timers_mislead,.*,untested,needs cpu_timer's gettimeofday\(\) and clock\(\) rows"
+    assert_line --regexp "^claim,cpu_timers_cpu_time,.*,untested,needs cpu_timer's gettimeofday\(\) and blocking-sync rows"
+}
+
+@test "05: the table's NVLink latencies are judged only on their own generation" {
+    local tool fx="$FIXTURES/lab05-run.csv" file=$BATS_TEST_TMPDIR/gen.csv
+    tool=$(host_tool 05)
+    # Recorded on 2x H200: NVLink 4 is not the rows' link; its figures are context, the local
+    # load labelled an L2 hit (that recording's chase restarts every sample).
+    run "$tool" verdicts "$fx"
+    assert_line --regexp '^claim,nvlink_table_latency,.*,untested,~0\.2 us is the NVLink 2\.0 \(V100\) row.s .* joined by NVLink 4: another generation.* ping-pong 1\.23 us .* a load from the peer 0\.85 us \(the chain restarts every sample\) against 0\.14 us locally \(an L2 hit: the chain restarts every sample\)'
+    # Synthetic: the same rows from an NVLink 3 pair (nvlink_gen 3) are a measurement: 1.23 us
+    # is not ~0.1 us.
+    sed -E 's/^(link,nvlink_gen,,[01],-1,,0,0,0,,,,,,-1),4,/\1,3,/' "$fx" >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,nvlink_table_latency,.*,does_not_hold,NVLink 3\.0 \(A100\) ~0\.1 us \(bar 0\.05-0\.15 us\) on that very link; NVLink 3: one-way ping-pong 1\.23 us'
+    # ... and an NVLink 2 pair whose ping-pong and peer load took 0.25 and 0.18 us holds ~0.2 us.
+    sed -E 's/^(link,nvlink_gen,,[01],-1,,0,0,0,,,,,,-1),4,/\1,2,/' "$fx" |
+        awk -F, -v OFS=, '$1 == "pingpong" && $2 == "write_remote" { $10 = 0.25 } $1 == "pointer_chase" && $3 == "peer" { $10 = 0.18 } { print }' >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,nvlink_table_latency,.*,holds,NVLink 2\.0 \(V100\) ~0\.2 us \(bar 0\.10-0\.30 us\) on that very link; NVLink 2: one-way ping-pong 0\.25 us .* a load from the peer 0\.18 us'
+}
+
+@test "05: a copy staged through host memory is judged against a direct one as a program waits for it" {
+    local tool fx="$FIXTURES/lab05-run.csv" file=$BATS_TEST_TMPDIR/staged.csv on off
+    tool=$(host_tool 05)
+    on=$(csv_get "$fx" median_us experiment=memcpy_latency variant=ce_synced route=peer src=0)
+    off=$(csv_get "$fx" median_us experiment=memcpy_latency variant=ce_synced route=peer_off src=0)
+    # Recorded on 2x H200 (NVLink 4): staging doubles one small copy's latency, not 10x.
+    run "$tool" verdicts "$fx"
+    assert_line --regexp "^claim,host_staging_latency,.*,does_not_hold,one 4-byte copy GPU 0 -> GPU 1 .*staged through host memory \(peer access off\) $(printf %.2f "$off") us against $(printf %.2f "$on") us direct: x$(awk -v a="$off" -v b="$on" 'BEGIN { printf "%.2f", a / b }') \(bar 10x"
+    # Synthetic: a staged copy 12x the direct one holds.
+    awk -F, -v OFS=, -v on="$on" '$1 == "memcpy_latency" && $2 == "ce_synced" && $3 == "peer_off" { $10 = on * 12 } { print }' "$fx" >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,host_staging_latency,.*,holds,.*: x12\.00 \(bar 10x'
+    run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    assert_line --regexp '^claim,host_staging_latency,.*,untested,needs two GPUs'
+}
+
+@test "05: the table as measured data is refuted by a figure above its link's one-way peak" {
+    local tool file=$BATS_TEST_TMPDIR/datasheet.csv fx
+    tool=$(host_tool 05)
+    for fx in "$FIXTURES/lab05-run.csv" "$FIXTURES/lab05-run-1xh200.csv"; do
+        run "$tool" verdicts "$fx"
+        assert_line --regexp '^claim,table_is_measured,.*,does_not_hold,a one-way figure above its link.s one-way peak cannot be a measurement; the NVLink 3\.0 \(A100\) row is one .*NVLink 3\.0 \(A100\) ~600 GB/s is 200% of 12 links x 25 GB/s = 300\.0 GB/s.*reaches 88% of its own peak'
+    done
+    # Synthetic: with NVLink 3 links of 50 GB/s each way, every row lies within its peak, and no
+    # run can show whether the figures were measured.
+    sed -E 's/^(link,datasheet_nvlink3,.*),25,/\1,50,/' "$FIXTURES/lab05-run.csv" >"$file"
+    run "$tool" verdicts "$file"
+    assert_line --regexp '^claim,table_is_measured,.*,untested,every row lies within its link.s one-way peak .*nothing here can tell whether the figures were measured'
 }
 
 @test "05: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {

@@ -574,6 +574,18 @@ no_gpu_report() {
                 fail "$lab's section does not show $(basename "$f")"
         done
     done
+    # A recording converted from an earlier program's output says so, once, in its lab's section.
+    local said
+    for lab in $(lab_names); do
+        for f in "$FIXTURES/lab${lab%%-*}"-run*.csv; do
+            said=$(python3 "$REPO_ROOT/tools/converted.py" "$f")
+            [ -n "$said" ] || continue
+            run grep -cF -- "$said" <(sed -n "/^## $lab\$/,/^## [^#]/p" "$report/report.md")
+            assert_output 1
+        done
+    done
+    run grep -c "^These rows were converted from the printed output" "$report/report.md"
+    assert_output "$(grep -c '^lab' "$FIXTURES/converted.tsv")"
 }
 
 @test "repo: with no GPU, the ledger gives each claim the verdict of every recording, named with its hardware" {
@@ -747,9 +759,10 @@ no_gpu_report() {
         n=${lab%%-*}
         # A lab not recorded yet has no run to judge it in; its quote is checked all the same.
         [ ! -f "$FIXTURES/lab$n-run.csv" ] ||
-            grep -qE "^claim,$id,.*,4\.[1-4],.*,(holds|does_not_hold|untested)," "$FIXTURES/lab$n-run.csv" ||
+            grep -qE "^claim,$id,.*,4(\.[1-4])?,.*,(holds|does_not_hold|untested)," "$FIXTURES/lab$n-run.csv" ||
             fail "$id: lab $n's recorded run does not judge it"
-        [[ "$section" =~ ^4\.[1-4]$ ]] || fail "$id: section '$section' is not one of 4.1-4.4"
+        # 4: the chapter's opening, before 4.1.
+        [[ "$section" =~ ^4(\.[1-4])?$ ]] || fail "$id: section '$section' is not 4 or one of 4.1-4.4"
         [ -n "$quote" ] && [ -n "$meaning" ] || fail "$id: no quote or no meaning"
         # Word for word: each part between the elisions (…) is in the chapter.
         local chapter="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt" part

@@ -45,10 +45,10 @@ claim_ids() {
 }
 
 # quote_blocks_without_section DECK: each run of quote lines, joined on one
-# line, that does not end with its section "— 4.N".
+# line, that does not end with its section "— 4.N" (or "— 4", the chapter's opening).
 quote_blocks_without_section() {
     awk '/^>/ { b = b $0 " "; next } { if (b != "") print b; b = "" } END { if (b != "") print b }' "$1" |
-        grep -vE '— 4\.[1-4] *$' || true
+        grep -vE '— 4(\.[1-4])? *$' || true
 }
 
 # untested_everywhere NN ID: no recording of lab NN tests claim ID.

@@ -24,9 +24,11 @@ joined by NVLink, labNN-run-1xh200.csv on 1x NVIDIA H200 on PCIe Gen5 x16
 (the command of a recording is in labNN.cmd or labNN-1xh200.cmd).
 
     handout-numbers.py          rewrite every generated part
-    handout-numbers.py --check  exit 1 when a generated part is stale, or when
+    handout-numbers.py --check  exit 1 when a generated part is stale, when
                                 a measured figure outside them is in none of
-                                the lab's fixtures nor in handout-figures.tsv
+                                the lab's fixtures nor in handout-figures.tsv,
+                                or when a row of handout-figures.tsv names a
+                                figure no handout of its lab states
 
 BUILD (default build) is where the host tools are.
 """
@@ -40,7 +42,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
-import nvbandwidth_rows  # noqa: E402 (tools/, beside this script)
+import converted as conversions  # noqa: E402 (tools/, beside this script)
+import nvbandwidth_rows  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", "build")
@@ -164,11 +167,18 @@ def caption(lab, name, zh):
         when = f"，{date}" if date else "（数据行未记录日期）"
         ver = f"，CUDA {cuda}" if cuda else ""
         return (f"记录于 **{hw}**（{HARDWARE[kind][1]}）{ver}{when}；命令 `{cmd}`；"
-                f"数据行：[`tests/fixtures/{name}`]({link})。\n")
+                f"数据行：[`tests/fixtures/{name}`]({link})。\n" + origin(name, zh))
     when = f", on {date}" if date else " (the rows carry no date)"
     ver = f", CUDA {cuda}" if cuda else ""
     return (f"Recorded on **{hw}** ({HARDWARE[kind][0]}){ver}{when}, with `{cmd}`; "
-            f"the rows: [`tests/fixtures/{name}`]({link}).\n")
+            f"the rows: [`tests/fixtures/{name}`]({link}).\n" + origin(name, zh))
+
+
+def origin(name, zh):
+    """A paragraph saying that the recording was converted from an earlier program's output and
+    which claims that leaves untested; "" for a recording of the lab's own program."""
+    text = conversions.sentence(name, zh)
+    return f"\n{text}\n" if text else ""
 
 
 def report(lab, name, zh):
@@ -228,7 +238,8 @@ def ledger(lab, kind, zh):
     hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({HARDWARE[kind][0]})"
     missing = f"; no recording of lab {', '.join(unrecorded)} yet" if unrecorded else ""
     return (f"- on {hw}: {measured} of the chapter's {total} claims get a measured verdict "
-            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool{missing}).\n")
+            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool{missing})."
+            f"{conversions.ledger(kind)}\n")
 
 
 def make_variable(text, name):
@@ -342,6 +353,27 @@ def stray_figures(handout, text):
     return bad
 
 
+def unstated_figures(texts):
+    """Rows of handout-figures.tsv whose figure no handout of their lab states outside the
+    generated parts any more (TEXTS: {handout path: text}): a stale row would let a figure
+    through that nothing sources."""
+    stated = {}
+    for handout, text in texts.items():
+        if handout == README:
+            continue
+        found = {m.group(1) for m in FIGURE.finditer(BLOCK.sub("", text))}
+        stated.setdefault(lab_of(handout), set()).update(found)
+        stated.setdefault("*", set()).update(found)
+    bad = []
+    with open(FIGURES, newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if row and not row[0].startswith("#") and len(row) >= 3 and \
+                    row[1] not in stated.get(row[0], set()):
+                bad.append(f"tools/handout-figures.tsv: {row[0]} {row[1]} ({row[2]}) is stated by "
+                           f"no handout of its lab: drop the row, or say where it is used")
+    return bad
+
+
 README = os.path.join(ROOT, "README.md")
 
 
@@ -361,11 +393,12 @@ def main(argv):
     if argv[1:] not in ([], ["--check"]):
         print(__doc__, file=sys.stderr)
         return 2
-    problems = []
+    problems, texts = [], {}
     for h in handouts():
         with open(h) as f:
             text = f.read()
         fresh = render(h, text)
+        texts[h] = fresh
         if check:
             if fresh != text:
                 problems.append(f"{os.path.relpath(h, ROOT)}: a generated part differs from its "
@@ -376,6 +409,8 @@ def main(argv):
             with open(h, "w") as f:
                 f.write(fresh)
             print(f"  wrote {os.path.relpath(h, ROOT)}")
+    if check:
+        problems += unstated_figures(texts)
     for p in problems:
         print(f"handout-numbers: {p}", file=sys.stderr)
     return 1 if problems else 0

@@ -272,7 +272,7 @@ verdict_words() {
 
 # ------------------------------------------------------------- lab sections
 lab_section() {
-    local lab=$1 csv="$work/data/$1.csv" tool="$build/host/$1" fixture tag beside runs
+    local lab=$1 csv="$work/data/$1.csv" tool="$build/host/$1" fixture tag beside runs origin
     echo "## $lab"
     echo
     if [ "${outcome[$lab]}" = ok ]; then
@@ -292,6 +292,10 @@ lab_section() {
         tag=${tag#lab[0-9][0-9]-}
         echo "### Recorded on $(recorded_on "$fixture") (not here)"
         echo
+        # A recording converted from an earlier program's output says so, and what it leaves untested.
+        origin=$(python3 tools/converted.py "$fixture") ||
+            { echo "run-report: tools/converted.py cannot say where $fixture came from" >&2; origin=; }
+        [ -z "$origin" ] || printf '%s\n\n' "$origin"
         echo "From \`$fixture\`, drawn by the lab's host tool:"
         echo
         beside=()

@@ -119,6 +119,12 @@ static lab_verdict judge_fault(const lab_rows *rows, char *said, size_t len)
                        "nothing could be withheld from it; an address mapped to nothing gave "
                        "launch %s, synchronize %s (the sticky fault shown, not the permission)",
                        launch, sync);
+    if (!peer) /* one GPU: host memory stands in for the peer's, and is named as such */
+        return lab_say(LAB_UNTESTED, said, len, "the claim is about a peer GPU's memory and "
+                       "needs two GPUs. The host-memory analogue in a child process: %s: launch "
+                       "%s; synchronize %s; then %s. Memory the GPU was never given faults; what "
+                       "was withheld is host registration and not peer access", what, launch,
+                       sync, after);
     if (strcmp(o->value, "fault") == 0)
         return lab_say(LAB_HOLDS, said, len, "child process: %s: launch %s, synchronize %s; "
                        "then %s: the child's CUDA state is lost, not this process's%s", what,

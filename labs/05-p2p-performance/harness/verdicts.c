@@ -10,9 +10,9 @@
 #include <string.h>
 
 const lab05_table_row lab05_table[] = {
-    {"nvlink_table_row_pcie3", "PCIe Gen3 x16", 12.0, 1.5, 0, 16},
-    {"nvlink_table_row_nvlink2", "NVLink 2.0 (V100)", 150.0, 0.2, 2, 6},
-    {"nvlink_table_row_nvlink3", "NVLink 3.0 (A100)", 600.0, 0.1, 3, 12},
+    {"nvlink_table_row_pcie3", "PCIe Gen3 x16", 12.0, 1.5, 0, 16, "pcie_row_latency"},
+    {"nvlink_table_row_nvlink2", "NVLink 2.0 (V100)", 150.0, 0.2, 2, 6, "nvlink_table_latency"},
+    {"nvlink_table_row_nvlink3", "NVLink 3.0 (A100)", 600.0, 0.1, 3, 12, "nvlink_table_latency"},
 };
 const size_t lab05_table_rows = sizeof lab05_table / sizeof lab05_table[0];
 
@@ -200,25 +200,59 @@ static int nvlink_pair(const lab_rows *rows, int *a, int *b, char *said, size_t 
     return 0;
 }
 
+/* What a pointer chase's figure is: beyond L2, within it, or (a recording older than the two
+ * chains) one chain restarted at the same node every sample: locally, L2 then holds it. */
+static const char *chase_kind(const lab_row *r, int local)
+{
+    if (r == NULL)
+        return "not measured";
+    if (strcmp(r->mode, "beyond_l2") == 0)
+        return "beyond L2";
+    if (strcmp(r->mode, "in_l2") == 0)
+        return "within L2";
+    return local ? "an L2 hit: the chain restarts every sample" : "the chain restarts every sample";
+}
+
+/* The NVLink latencies this pair has, as context or as the measurement. */
+static void nvlink_latencies(const lab_rows *rows, int a, int b, char *out, size_t len)
+{
+    const int lo = a < b ? a : b, hi = a < b ? b : a;
+    const lab_row *pp = lab_rows_pick(rows, "pingpong", "write_remote", "peer", NULL, lo, hi, 0);
+    const lab_row *poll = lab_rows_pick(rows, "pingpong", "poll_remote", "peer", NULL, lo, hi, 0);
+    const lab_row *copy = lab_rows_pick(rows, "memcpy_latency", "ce_queued", "peer", NULL, a, b, 0);
+    const lab_row *far = lab05_chase(rows, "peer", a, b), *near = lab05_chase(rows, "loopback", b, b);
+    snprintf(out, len, "one-way ping-pong %.2f us (flags written across the link) and %.2f us "
+             "(flags polled across it); a load from the peer %.2f us (%s) against %.2f us locally "
+             "(%s); one 4-byte cudaMemcpyPeerAsync %.2f us", median(pp), median(poll),
+             median(far), chase_kind(far, 0), median(near), chase_kind(near, 1), median(copy));
+}
+
+/* The table's NVLink latencies, each judged only on its own generation (as the bandwidth rows
+ * are): the row names a GPU and an NVLink generation, and a round trip crosses both ends. */
 static lab_verdict table_latency(const lab_rows *rows, char *said, size_t len)
 {
     int a, b;
+    char here[400];
     if (!nvlink_pair(rows, &a, &b, said, len))
         return LAB_UNTESTED;
+    const int gen = (int)lab05_link_number(rows, "nvlink_gen", a, -1);
+    const lab05_table_row *t = gen == 2 ? &lab05_table[1] : gen == 3 ? &lab05_table[2] : NULL;
+    nvlink_latencies(rows, a, b, here, sizeof here);
+    if (t == NULL)
+        return lab_say(LAB_UNTESTED, said, len, "~0.2 us is the NVLink 2.0 (V100) row's and "
+                       "~0.1 us the NVLink 3.0 (A100) row's; GPU %d and GPU %d are joined by "
+                       "NVLink %d: another generation, not the rows' link. For context on this "
+                       "NVLink %d: %s", a, b, gen, gen, here);
     const int lo = a < b ? a : b, hi = a < b ? b : a;
     const lab_row *pp = lab_rows_pick(rows, "pingpong", "write_remote", "peer", NULL, lo, hi, 0);
-    if (pp == NULL)
-        return lab_say(LAB_UNTESTED, said, len, "the table's NVLink latencies (~0.1-0.2 us) "
-                       "need the pingpong experiment over the NVLink pair");
-    const lab_row *poll = lab_rows_pick(rows, "pingpong", "poll_remote", "peer", NULL, lo, hi, 0);
-    const lab_row *copy = lab_rows_pick(rows, "memcpy_latency", "ce_queued", "peer", NULL, a, b, 0);
-    return lab_judge(pp->us.median <= 0.3, said, len,
-                     "the table gives ~0.2 us (NVLink 2) and ~0.1 us (NVLink 3); on this NVLink: "
-                     "one-way ping-pong %.2f us (flags written across the link) and %.2f us "
-                     "(flags polled across it); a load from the peer %.2f us against %.2f us "
-                     "locally; one 4-byte cudaMemcpyPeerAsync %.2f us", pp->us.median,
-                     median(poll), median(lab05_chase(rows, "peer", a, b)),
-                     median(lab05_chase(rows, "loopback", b, b)), median(copy));
+    const lab_row *far = lab05_chase(rows, "peer", a, b);
+    if (pp == NULL || far == NULL)
+        return lab_say(LAB_UNTESTED, said, len, "%s ~%.1f us: needs the ping-pong and the "
+                       "pointer chase over the NVLink pair", t->link, t->us);
+    const int ok = pp->us.median >= 0.5 * t->us && pp->us.median <= 1.5 * t->us &&
+                   far->us.median >= 0.5 * t->us && far->us.median <= 1.5 * t->us;
+    return lab_judge(ok, said, len, "%s ~%.1f us (bar %.2f-%.2f us) on that very link, NVLink "
+                     "%d: %s", t->link, t->us, 0.5 * t->us, 1.5 * t->us, gen, here);
 }
 
 static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t len)
@@ -296,11 +330,14 @@ static lab_verdict small_transfers(const lab_rows *rows, char *said, size_t len)
                      lab_format_size(half, s3, sizeof s3));
 }
 
+/* "May compete": k streams compete when together they carry less than k copies alone would,
+ * each getting less than 90% of what one stream gets by itself. On one link whose bandwidth one
+ * copy nearly fills they can only share it: the detail says so. */
 static lab_verdict streams_contend(const lab_rows *rows, char *said, size_t len)
 {
     const char *route = claim_route(rows, "streams");
     const lab_row *one = NULL, *many = NULL;
-    char ends[48], s1[32], s2[32], s3[32];
+    char ends[48], s1[32], s2[32];
     for (size_t i = 0; route && i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
         if (strcmp(r->experiment, "streams") || strcmp(r->route, route) || atoi(r->value) < 1)
@@ -310,34 +347,48 @@ static lab_verdict streams_contend(const lab_rows *rows, char *said, size_t len)
         if (many == NULL || atoi(r->value) > atoi(many->value))
             many = r;
     }
-    if (one == NULL || many == NULL || atoi(many->value) < 2)
-        return lab_say(LAB_UNTESTED, said, len, "needs the streams experiment with 2 or more "
-                       "streams");
+    if (one == NULL || many == NULL || atoi(many->value) < 2 || one->gbps <= 0.0)
+        return lab_say(LAB_UNTESTED, said, len, "needs the streams experiment with 1 and with 2 "
+                       "or more streams");
     const int k = atoi(many->value);
-    /* The baseline: one copy of all k slices' bytes, in one stream. */
+    const double share = many->gbps / k / one->gbps;
+    /* Context: one copy of all k slices' bytes in one stream, and the link's peak. */
     const lab_row *big = ce(rows, route, many->src, many->dst, (size_t)k * many->bytes);
-    if (big == NULL || big->gbps <= 0.0)
-        return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth one way at %s (the %d "
-                       "slices as one copy)", lab_format_size((size_t)k * many->bytes, s1,
-                       sizeof s1), k);
-    const int shared = many->gbps <= 1.1 * big->gbps;
+    char whole[160] = "";
+    if (big != NULL && big->gbps > 0.0)
+        snprintf(whole, sizeof whole, "; together they carry %.2fx one copy of all %s in one "
+                 "stream (%.1f GB/s)", many->gbps / big->gbps,
+                 lab_format_size(big->bytes, s2, sizeof s2), big->gbps);
+    const int shared = share < 0.9;
     return lab_judge(shared, said, len, "%s: %d streams copying %s each at once carry %.1f GB/s "
-                     "in total (%.1f GB/s each) against one copy of all %s in one stream %.1f "
-                     "GB/s (one %s copy alone: %.1f GB/s): %s",
+                     "in total (%.1f GB/s each) against %.1f GB/s for one such copy alone: each "
+                     "stream gets %.0f%% of what it gets alone (bar: below 90%%)%s; one copy "
+                     "alone takes %.0f%% of the link's peak (%.1f GB/s): %s",
                      lab05_ends(one, ends, sizeof ends), k,
                      lab_format_size(many->bytes, s1, sizeof s1), many->gbps, many->gbps / k,
-                     lab_format_size(big->bytes, s2, sizeof s2), big->gbps,
-                     lab_format_size(one->bytes, s3, sizeof s3), one->gbps,
-                     shared ? "the streams share one link's bandwidth, no more than one copy gets"
-                            : "more streams found bandwidth that one copy left unused");
+                     one->gbps, 100.0 * share, whole,
+                     one->peak_gbps > 0.0 ? 100.0 * one->gbps / one->peak_gbps : 0.0,
+                     one->peak_gbps, shared ? "the streams share one link (all this shows)" : "more streams found bandwidth that one copy left unused");
 }
 
+/* Append @p part to the list in @p buf ("; "-separated), keeping it whole or leaving it out. */
+static void add_part(char *buf, size_t cap, const char *sep, const char *part)
+{
+    const size_t used = strlen(buf);
+    if (used + strlen(sep) + strlen(part) < cap)
+        snprintf(buf + used, cap - used, "%s%s", used ? sep : "", part);
+}
+
+/** "Falls off a cliff": the CPU's synchronizations at least halve the throughput. */
+#define CLIFF 2.0
+
+/* Copies queued against a synchronize after each, at every size swept: the detail names the
+ * sizes where the cliff is (the chapter names none) and the verdict holds only at those. */
 static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
 {
     const char *route = claim_route(rows, "cpu_sync");
-    char detail[320] = "", s1[32];
-    size_t used = 0, smallest = 0;
-    double first = 0.0;
+    char detail[320] = "", at[128] = "", where[240], part[96], s1[32];
+    double rest = 0.0; /* the largest drop below the bar */
     for (size_t i = 0; route && i < rows->count; i++) {
         const lab_row *q = &rows->row[i];
         if (!lab_row_matches(q, "cpu_sync", "queued", route, NULL, LAB_ANY, LAB_ANY, 0))
@@ -346,19 +397,28 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
                                          q->dst, q->bytes);
         if (e == NULL || e->gbps <= 0.0)
             continue;
-        if (smallest == 0 || q->bytes < smallest)
-            smallest = q->bytes, first = q->gbps / e->gbps;
-        int w = snprintf(detail + used, sizeof detail - used, "%s%s: %.1f -> %.1f GB/s (x%.2f)",
-                         used ? "; " : "", lab_format_size(q->bytes, s1, sizeof s1), q->gbps,
-                         e->gbps, q->gbps / e->gbps);
-        if (w > 0 && (size_t)w < sizeof detail - used)
-            used += (size_t)w;
+        const double drop = q->gbps / e->gbps;
+        lab_format_size(q->bytes, s1, sizeof s1);
+        snprintf(part, sizeof part, "%s: %.1f -> %.1f GB/s (x%.2f)", s1, q->gbps, e->gbps, drop);
+        add_part(detail, sizeof detail, "; ", part);
+        if (drop >= CLIFF)
+            add_part(at, sizeof at, ", ", s1);
+        else
+            rest = drop > rest ? drop : rest;
     }
-    if (smallest == 0)
+    if (detail[0] == '\0')
         return lab_say(LAB_UNTESTED, said, len, "needs the cpu_sync experiment");
-    return lab_judge(first >= 2.0, said, len, "queued against a synchronize after each copy "
-                     "(%s): %s; a cliff (bar 2x) for small copies only: at large sizes the "
-                     "copy hides the CPU's wait", route, detail);
+    if (at[0] == '\0')
+        snprintf(where, sizeof where, "no size swept falls off a cliff (bar %.0fx; x%.2f at "
+                 "most)", CLIFF, rest);
+    else if (rest == 0.0)
+        snprintf(where, sizeof where, "the cliff (bar %.0fx) holds at every size swept", CLIFF);
+    else
+        snprintf(where, sizeof where, "the cliff (bar %.0fx) holds for copies of %s only; at "
+                 "the other sizes the copy hides the CPU's wait (x%.2f at most)", CLIFF, at,
+                 rest);
+    return lab_judge(at[0] != '\0', said, len, "queued against a synchronize after each copy "
+                     "(%s): %s; %s", route, detail, where);
 }
 
 /* One cpu_timer row of the claim's route. */
@@ -367,34 +427,103 @@ static const lab_row *timer_row(const lab_rows *rows, const char *route, const c
     return route ? lab_rows_find(rows, "cpu_timer", variant, route, NULL, 0) : NULL;
 }
 
-/* Each clock the chapter warns of against events: synchronized or not, spinning or asleep. */
+/** The cpu_timer rows both timer claims read: events, and each host clock around the copy
+ *  alone (no_sync), with a spinning synchronize, or asleep on a blocking-sync event. */
+typedef struct timer_rows {
+    const lab_row *event, *wall, *wall_no, *wall_block; /* wall: clock_gettime */
+    const lab_row *tod, *tod_no, *ck, *ck_no, *ck_block; /* gettimeofday(), clock() */
+} timer_rows;
+
+static timer_rows timers_of(const lab_rows *rows)
+{
+    const char *r = claim_route(rows, "cpu_timer");
+    const timer_rows t = {
+        timer_row(rows, r, "event"), timer_row(rows, r, "host_sync"),
+        timer_row(rows, r, "host_no_sync"), timer_row(rows, r, "host_block"),
+        timer_row(rows, r, "gettimeofday_sync"), timer_row(rows, r, "gettimeofday_no_sync"),
+        timer_row(rows, r, "clock_sync"), timer_row(rows, r, "clock_no_sync"),
+        timer_row(rows, r, "clock_block")};
+    return t;
+}
+
+/** A clock reads the copy's time when it is within 10% of it. */
+#define TIMER_TOLERANCE 0.10
+
+/* How far @p got is from @p want, as a share of @p want (0.10: 10% off). */
+static double off_by(const lab_row *got, const lab_row *want)
+{
+    return fabs(got->us.median / want->us.median - 1.0);
+}
+
+/* The advice: events time the copy (they agree with a wall clock around the copy and its
+ * synchronize), and each clock the chapter names misreads it the ways programs use them. */
 static lab_verdict cpu_timers(const lab_rows *rows, char *said, size_t len)
 {
-    const char *route = claim_route(rows, "cpu_timer");
-    const lab_row *ev = timer_row(rows, route, "event"), *ck = timer_row(rows, route, "clock_sync");
-    const lab_row *tod = timer_row(rows, route, "gettimeofday_sync");
-    const lab_row *tod_no = timer_row(rows, route, "gettimeofday_no_sync");
-    const lab_row *ck_block = timer_row(rows, route, "clock_block");
-    const lab_row *wall_block = timer_row(rows, route, "host_block");
+    const timer_rows t = timers_of(rows);
     char s1[32], ends[48];
-    if (!ev || !timer_row(rows, route, "host_no_sync") || !ck)
+    if (!t.event || !t.wall || !t.wall_no)
         return lab_say(LAB_UNTESTED, said, len, "needs the cpu_timer experiment");
-    if (!tod || !tod_no || !ck_block || !wall_block)
-        return lab_say(LAB_UNTESTED, said, len, "needs cpu_timer's gettimeofday and "
-                       "blocking-sync rows (this run has only clock() with cudaStreamSynchronize: "
-                       "%.1f us against events %.1f us)", ck->us.median, ev->us.median);
-    const double tod_off = tod->us.median / ev->us.median - 1.0;
-    const double ck_share = ck_block->us.median / wall_block->us.median;
-    const int both_mislead = fabs(tod_off) > 0.10 && ck_share < 0.5;
-    return lab_judge(both_mislead, said, len, "%s (%s): events %.1f us; gettimeofday (wall "
-                     "time) %.1f us synchronized (%+.0f%%), %.1f us not; clock() (CPU time) %.1f "
-                     "us spinning, %.1f us asleep on a blocking-sync event (%.0f%% of wall %.1f "
-                     "us): %s", lab_format_size(ev->bytes, s1, sizeof s1),
-                     lab05_ends(ev, ends, sizeof ends), ev->us.median, tod->us.median,
-                     100.0 * tod_off, tod_no->us.median, ck->us.median, ck_block->us.median,
-                     100.0 * ck_share, wall_block->us.median,
-                     both_mislead ? "both mislead" : "the reason holds for clock() only; "
-                     "unsynchronized host clocks time the enqueue");
+    if (!t.tod_no || !t.tod || !t.ck_no || !t.ck || !t.ck_block || !t.wall_block)
+        return lab_say(LAB_UNTESTED, said, len, "needs cpu_timer's gettimeofday() and clock() "
+                       "rows with and without a synchronize (this run has events %.1f us; a "
+                       "wall clock around the enqueue alone %.1f us and around the copy and its "
+                       "synchronize %.1f us)", t.event->us.median, t.wall_no->us.median,
+                       t.wall->us.median);
+    const int events_right = off_by(t.event, t.wall) <= TIMER_TOLERANCE;
+    const int tod_misleads = off_by(t.tod_no, t.event) > TIMER_TOLERANCE;
+    const int ck_misleads = off_by(t.ck_no, t.event) > TIMER_TOLERANCE ||
+                            off_by(t.ck_block, t.wall_block) > TIMER_TOLERANCE;
+    return lab_judge(events_right && tod_misleads && ck_misleads, said, len, "%s (%s): events "
+                     "%.1f us (%.0f%% off a wall clock around the copy and its synchronize: %.1f "
+                     "us); without a synchronize gettimeofday() reads %.1f us and clock() %.1f "
+                     "us (the enqueue and not the copy); clock() on a thread asleep on a "
+                     "blocking-sync event reads %.1f us of %.1f us wall; with a spinning "
+                     "synchronize both agree (gettimeofday() %.1f us; clock() %.1f us): %s",
+                     lab_format_size(t.event->bytes, s1, sizeof s1),
+                     lab05_ends(t.event, ends, sizeof ends), t.event->us.median,
+                     100.0 * off_by(t.event, t.wall), t.wall->us.median, t.tod_no->us.median,
+                     t.ck_no->us.median, t.ck_block->us.median, t.wall_block->us.median,
+                     t.tod->us.median, t.ck->us.median,
+                     !events_right ? "the events themselves miss the copy"
+                     : tod_misleads && ck_misleads ? "events time the copy however the host "
+                     "waits; each clock the chapter names misleads as programs often use it"
+                     : "a clock the chapter names read the copy right every way it was used");
+}
+
+/* What the reason's two clocks showed, in words. */
+static const char *reason_says(int clock_is_cpu_time, int gettimeofday_misses)
+{
+    if (clock_is_cpu_time && gettimeofday_misses)
+        return "both miss the transfer";
+    if (clock_is_cpu_time)
+        return "the reason holds for clock() asleep only; gettimeofday() matches the transfer";
+    if (gettimeofday_misses)
+        return "clock() counted the sleep too; gettimeofday() missed the transfer";
+    return "neither clock missed the transfer";
+}
+
+/* The reason: "those measure CPU time, which does not match the GPU's transfer". clock() is
+ * CPU time (asleep it hardly counts); gettimeofday() is wall time, right once synchronized. */
+static lab_verdict cpu_time(const lab_rows *rows, char *said, size_t len)
+{
+    const timer_rows t = timers_of(rows);
+    if (!t.event || !t.ck)
+        return lab_say(LAB_UNTESTED, said, len, "needs the cpu_timer experiment");
+    if (!t.tod || !t.ck_block || !t.wall_block)
+        return lab_say(LAB_UNTESTED, said, len, "needs cpu_timer's gettimeofday() and "
+                       "blocking-sync rows (this run has only clock() with a spinning "
+                       "cudaStreamSynchronize: %.1f us against events %.1f us)", t.ck->us.median,
+                       t.event->us.median);
+    const double ck_share = t.ck_block->us.median / t.wall_block->us.median;
+    const int ck_cpu = ck_share < 0.5, tod_misses = off_by(t.tod, t.event) > TIMER_TOLERANCE;
+    return lab_judge(ck_cpu && tod_misses, said, len, "clock() (the process's CPU time) on a "
+                     "thread asleep on a blocking-sync event reads %.1f us of %.1f us wall (%.0f%% "
+                     "of wall); gettimeofday() (wall time) with a synchronize reads %.1f us "
+                     "against events %.1f us (%+.0f%%); while the CPU spins in "
+                     "cudaStreamSynchronize clock() reads %.1f us: %s", t.ck_block->us.median,
+                     t.wall_block->us.median, 100.0 * ck_share, t.tod->us.median,
+                     t.event->us.median, 100.0 * (t.tod->us.median / t.event->us.median - 1.0),
+                     t.ck->us.median, reason_says(ck_cpu, tod_misses));
 }
 
 static lab_verdict prefer_l1(const lab_rows *rows, char *said, size_t len)
@@ -458,6 +587,87 @@ static lab_verdict coherence_cause(const lab_rows *rows, char *said, size_t len)
                      "split); the cure it names: %s", cure);
 }
 
+/** The chapter's strongest words ("没法看": unbearable) read as an order of magnitude. */
+#define UNBEARABLE 10.0
+
+/* The chapter's opening: a copy staged through host memory has unbearable latency. One small
+ * copy as a program that waits for it sees it, staged (peer access off) against direct. */
+static lab_verdict staging_latency(const lab_rows *rows, char *said, size_t len)
+{
+    const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
+    if (b < 0)
+        return lab_say(LAB_UNTESTED, said, len, "needs two GPUs: the staged copy goes from one "
+                       "GPU through host memory to another; this run had one GPU");
+    const lab_row *on = lab_rows_pick(rows, "memcpy_latency", "ce_synced", "peer", NULL, a, b, 0);
+    const lab_row *off = lab_rows_pick(rows, "memcpy_latency", "ce_synced", "peer_off", NULL, a,
+                                       b, 0);
+    if (on == NULL || off == NULL || on->us.median <= 0.0)
+        return lab_say(LAB_UNTESTED, said, len, "needs memcpy_latency with a synchronize after "
+                       "each copy, GPU %d -> GPU %d, with peer access on and off", a, b);
+    const lab_row *q_on = lab_rows_pick(rows, "memcpy_latency", "ce_queued", "peer", NULL, a, b, 0);
+    const lab_row *q_off = lab_rows_pick(rows, "memcpy_latency", "ce_queued", "peer_off", NULL, a,
+                                         b, 0);
+    char queued[160] = "";
+    if (q_on != NULL && q_off != NULL && q_on->us.median > 0.0)
+        snprintf(queued, sizeof queued, "; queued back to back: %.2f us against %.2f us per "
+                 "copy (x%.2f)", q_off->us.median, q_on->us.median,
+                 q_off->us.median / q_on->us.median);
+    const double ratio = off->us.median / on->us.median;
+    return lab_judge(ratio >= UNBEARABLE, said, len, "one %zu-byte copy GPU %d -> GPU %d as a "
+                     "program that waits for it sees it (host clock around the copy and its "
+                     "synchronize): staged through host memory (peer access off) %.2f us "
+                     "against %.2f us direct: x%.2f (bar %.0fx for \"没法看\": unbearable)%s",
+                     on->bytes, a, b, off->us.median, on->us.median, ratio, UNBEARABLE, queued);
+}
+
+/* The share of its peak the best measured link of this run reaches, as context ("" if none). */
+static void measured_share(const lab_rows *rows, char *out, size_t len)
+{
+    const int a = lab05_config(rows, "pair_a", 0), b = lab05_config(rows, "pair_b", -1);
+    const lab_row *one = b >= 0 ? ce_largest(rows, "peer", a, b) : NULL;
+    const lab_row *p = b >= 0 ? lab_rows_pick(rows, "link", "peak_gbps", NULL, NULL, a, b, 0) : NULL;
+    char ends[48];
+    if (one == NULL || p == NULL) {
+        one = ce_largest(rows, "host", -1, a);
+        p = lab_rows_pick(rows, "link", "host_peak_gbps", NULL, NULL, a, -1, 0);
+    }
+    out[0] = '\0';
+    if (one != NULL && p != NULL && p->peak_gbps > 0.0)
+        snprintf(out, len, "; the link measured here reaches %.0f%% of its own peak (%s: %.1f of "
+                 "%.1f GB/s)", 100.0 * one->gbps / p->peak_gbps,
+                 lab05_ends(one, ends, sizeof ends), one->gbps, p->peak_gbps);
+}
+
+/* "我拿实际测试数据说话": the table as measured data. No run can show where the figures came from;
+ * a one-way figure above its link's one-way peak shows it was not measured. */
+static lab_verdict table_measured(const lab_rows *rows, char *said, size_t len)
+{
+    char list[400] = "", part[160], context[160], v[32], above[96] = "";
+    for (size_t i = 0; i < lab05_table_rows; i++) {
+        const lab05_table_row *t = &lab05_table[i];
+        snprintf(v, sizeof v, "datasheet_%s%d", t->nvlink_gen ? "nvlink" : "pcie",
+                 t->nvlink_gen ? t->nvlink_gen : 3);
+        const double rate = lab05_link_number(rows, v, LAB_ANY, LAB_ANY), peak = rate * t->links;
+        if (rate <= 0.0)
+            return lab_say(LAB_UNTESTED, said, len, "needs the link experiment's datasheet rows");
+        if (t->gbps > 1.02 * peak)
+            add_part(above, sizeof above, ", ", t->link);
+        snprintf(part, sizeof part, "%s ~%.0f GB/s is %.0f%% of %d %s x %.3g GB/s = %.1f GB/s",
+                 t->link, t->gbps, 100.0 * t->gbps / peak, t->links,
+                 t->nvlink_gen ? "links" : "lanes", rate, peak);
+        add_part(list, sizeof list, "; ", part);
+    }
+    measured_share(rows, context, sizeof context);
+    if (above[0] == '\0')
+        return lab_say(LAB_UNTESTED, said, len, "every row lies within its link's one-way peak "
+                       "(%s): nothing here can tell whether the figures were measured%s", list,
+                       context);
+    return lab_say(LAB_DOES_NOT_HOLD, said, len, "a one-way figure above its link's one-way peak "
+                   "cannot be a measurement; the %s row is one (datasheet arithmetic for one "
+                   "way: %s); a datasheet's total counts both directions%s", above, list,
+                   context);
+}
+
 static const lab_claim claims[] = {
     {"nvlink_table_row_pcie3", "4.4", table_pcie3},
     {"nvlink_table_row_nvlink2", "4.4", table_nvlink2},
@@ -468,10 +678,13 @@ static const lab_claim claims[] = {
     {"concurrent_streams_contend", "4.4", streams_contend},
     {"cpu_sync_cliff", "4.4", cpu_sync},
     {"cpu_timers_mislead", "4.4", cpu_timers},
+    {"cpu_timers_cpu_time", "4.4", cpu_time},
     {"preferl1_doubles_bandwidth", "4.4", prefer_l1},
     {"pcie_row_latency", "4.4", pcie_row_latency},
     {"table_use_cases", "4.4", table_use_cases},
     {"cpu_coherence_cause", "4.4", coherence_cause},
+    {"table_is_measured", "4.4", table_measured},
+    {"host_staging_latency", "4", staging_latency},
 };
 
 const lab_host_part lab_host = {"05-p2p-performance", claims, sizeof claims / sizeof claims[0],

@@ -16,6 +16,7 @@ typedef struct lab05_table_row {
     double us;        /**< "延迟" (latency) */
     int nvlink_gen;   /**< 0 for PCIe */
     int links;        /**< links of that GPU (datasheet), lanes for PCIe */
+    const char *latency_id; /**< the claim that judges the row's latency */
 } lab05_table_row;
 
 /** @brief The chapter's table of link speeds (section 4.4), lab05_table_rows rows. */
