@@ -427,11 +427,17 @@ static const lab_row *timer_row(const lab_rows *rows, const char *route, const c
     return route ? lab_rows_find(rows, "cpu_timer", variant, route, NULL, 0) : NULL;
 }
 
-/** The cpu_timer rows both timer claims read: events, and each host clock around the copy
- *  alone (no_sync), with a spinning synchronize, or asleep on a blocking-sync event. */
+/** The cpu_timer rows both timer claims read (NULL where the run has none). */
 typedef struct timer_rows {
-    const lab_row *event, *wall, *wall_no, *wall_block; /* wall: clock_gettime */
-    const lab_row *tod, *tod_no, *ck, *ck_no, *ck_block; /* gettimeofday(), clock() */
+    const lab_row *event;      /**< events around the copy */
+    const lab_row *wall;       /**< clock_gettime around the copy and a spinning synchronize */
+    const lab_row *wall_no;    /**< clock_gettime around the asynchronous call alone */
+    const lab_row *wall_block; /**< clock_gettime around the copy and a blocking-sync event */
+    const lab_row *tod;        /**< gettimeofday() with a spinning synchronize */
+    const lab_row *tod_no;     /**< gettimeofday() around the call alone */
+    const lab_row *ck;         /**< clock() with a spinning synchronize */
+    const lab_row *ck_no;      /**< clock() around the call alone */
+    const lab_row *ck_block;   /**< clock() asleep on a blocking-sync event */
 } timer_rows;
 
 static timer_rows timers_of(const lab_rows *rows)
