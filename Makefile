@@ -102,7 +102,6 @@ $(COMMON_HOST_LIB): $(COMMON_HOST_OBJS)
 # The host part (harness/verdicts.c, harness/report.c) also builds the lab's
 # host tool, $(BUILD)/host/NN-name, which needs no GPU.
 STUDENT_ROOT ?= labs
-HARNESS_LABS := $(notdir $(patsubst %/harness,%,$(wildcard labs/[0-9][0-9]-*/harness)))
 
 # lab_rules(variant, student source dir, lab name, extra C flags, extra nvcc flags)
 define lab_rules
@@ -210,11 +209,11 @@ endef
 
 lab_number = $(firstword $(subst -, ,$(1)))
 
-$(foreach lab,$(HARNESS_LABS),$(eval $(call harness_rules,$(lab))))
+$(foreach lab,$(LABS),$(eval $(call harness_rules,$(lab))))
 $(foreach lab,$(REF_LABS),$(eval $(call lab_rules,ref,solutions/$(lab),$(lab),,)))
-$(foreach lab,$(LABS),$(eval $(call lab_rules,student,$(if $(filter $(lab),$(HARNESS_LABS)),$(STUDENT_ROOT)/$(lab)/student,labs/$(lab)),$(lab),$(STUDENT_CFLAGS),$(STUDENT_NVCCFLAGS))))
-$(foreach v,ref student,$(foreach lab,$(filter $(if $(filter ref,$(v)),$(REF_LABS),$(LABS)),$(HARNESS_LABS)),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab)).c),$(eval $(call unit_rules,$(v),$(lab),$(call lab_number,$(lab)))))))
-$(foreach kind,threads stand-in,$(foreach v,ref student,$(foreach lab,$(filter $(if $(filter ref,$(v)),$(REF_LABS),$(LABS)),$(HARNESS_LABS)),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab))-$(kind).c),$(eval $(call $(subst -,_,$(kind))_rules,$(v),$(lab),$(call lab_number,$(lab))))))))
+$(foreach lab,$(LABS),$(eval $(call lab_rules,student,$(STUDENT_ROOT)/$(lab)/student,$(lab),$(STUDENT_CFLAGS),$(STUDENT_NVCCFLAGS))))
+$(foreach v,ref student,$(foreach lab,$(if $(filter ref,$(v)),$(REF_LABS),$(LABS)),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab)).c),$(eval $(call unit_rules,$(v),$(lab),$(call lab_number,$(lab)))))))
+$(foreach kind,threads stand-in,$(foreach v,ref student,$(foreach lab,$(if $(filter ref,$(v)),$(REF_LABS),$(LABS)),$(if $(wildcard tests/unit/lab$(call lab_number,$(lab))-$(kind).c),$(eval $(call $(subst -,_,$(kind))_rules,$(v),$(lab),$(call lab_number,$(lab))))))))
 
 # ------------------------------------------------------------------ tools --
 # Small host programs the tests and `make doctor` use.
@@ -235,14 +234,14 @@ $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- targets --
-.PHONY: all reference student tools run test check grade handout mistakes sanitize doctor docs \
+.PHONY: all reference student tools run test test-student-tree check grade handout mistakes sanitize doctor docs \
         slides skeletons \
         skeletons-check handout-numbers deps clean help
 
 # A student tree (`make handout`) has no solutions/: there every target works
 # on the student's files, and the maintainers' targets are not offered.
 STUDENT_TREE := $(if $(HAVE_SOLUTIONS),,1)
-INSTRUCTOR_ONLY := reference mistakes skeletons skeletons-check handout handout-numbers
+INSTRUCTOR_ONLY := reference mistakes skeletons skeletons-check handout handout-numbers test-student-tree
 RUN_BUILD := $(if $(STUDENT_TREE),student,ref)
 # nvbandwidth's binary (make run, test, check, grade): made absolute, as they run it from
 # other folders; a bare name is looked up in PATH. A path may have spaces.
@@ -272,6 +271,11 @@ run: $(if $(STUDENT_TREE),student,reference) tools ## run every lab here (refere
 test: deps all ## run the whole test suite (reference build; in a student tree, yours, unfinished TODOs skipped)
 	$(Q)BUILD=$(BUILD) LAB_BUILD=$(RUN_BUILD) LAB_TODO_SKIP=$(STUDENT_TREE) tests/run-bats.sh tests/*.bats
 
+# make test runs it too; alone, it is the check that the handout tree works as a student's.
+test-student-tree: deps ## make the student tree and run its build, test, check, run and grade there
+	$(instructor_only)
+	$(Q)BUILD=$(BUILD) tests/run-bats.sh tests/student-tree.bats
+
 # LAB=1, LAB=01 and LAB=01-peer-checks all pick lab 01; its tests run
 # against your build (its program and its unit-test driver). The summary
 # after them gives each TODO's state: verified here, fails here, not verified
@@ -287,6 +291,11 @@ check: deps tools ## check your work on one lab: make check LAB=01
 	$(Q)log=$(BUILD)/test-logs/check-$(LAB_NN).tap; rc=0; \
 	    BUILD=$(BUILD) LAB_BUILD=student TAP_LOG=$$log tests/run-bats.sh tests/lab$(LAB_NN).bats || rc=$$?; \
 	    tools/check-summary.py $(LAB_NN) $$log "$(STUDENT_ROOT)" || rc=1; exit $$rc
+
+# What each lab's lab.mk says of its build on this machine (LAB_DOCTOR_NN-name):
+# make doctor prints it under the lab.
+lab-doctor-lines:
+	@$(foreach lab,$(LABS),$(if $(LAB_DOCTOR_$(lab)),printf '%s\t%s\n' '$(lab)' '$(subst ','\'',$(LAB_DOCTOR_$(lab)))';))true
 
 # doctor builds what it reports on itself (make -k, as far as this machine
 # can), so that a missing toolkit is reported rather than stopping make.

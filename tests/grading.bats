@@ -292,49 +292,6 @@ for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     [ -n "$(python3 -c "$skipped" "$ref/junit.xml")" ] || skip "this machine skips no test: nothing to compare"
 }
 
-@test "grading: the student tree is a product of its own: its README, its targets, each of them working" {
-    local out="$BATS_TEST_TMPDIR/h"
-    run make -s -C "$REPO_ROOT" handout BUILD="$out"
-    assert_success
-    local tree="$out/handout/p2p-course"
-    assert_file_exists "$out/handout/p2p-course.tar.gz"
-    assert_dir_not_exists "$tree/solutions"
-    assert_dir_not_exists "$tree/tests/mistakes"
-    assert_dir_not_exists "$tree/tools/lab-template"
-    run grep -rl --include='*.c' --include='*.cu' --include='*.h' 'LAB_SKELETON' "$tree"
-    assert_failure
-    # Its README is the student's: what to do, in order; nothing of the instructor's.
-    run grep -cE 'solutions/|GRADE_BUILD|mistakes' "$tree/README.md"
-    assert_output 0
-    grep -q 'make check LAB=01' "$tree/README.md" || fail "the student README does not say how to check a lab"
-    # make help offers only what works there.
-    run make -s -C "$tree" BUILD=build help CUDA_ARCH=90
-    assert_success
-    refute_output --regexp '^  (reference|mistakes|skeletons|skeletons-check|handout) '
-    run make -s -C "$tree" BUILD=build mistakes CUDA_ARCH=90
-    assert_failure
-    assert_output --partial "not in the student tree"
-    # Each target it lists works on an untouched tree.
-    run make -s -C "$tree" BUILD=build all CUDA_ARCH=90
-    assert_success
-    run make -s -C "$tree" BUILD=build test CUDA_ARCH=90 LAB_NO_INSTALL=1
-    assert_success
-    assert_line --regexp '^[0-9]+ passed, 0 failed, [0-9]+ skipped$'
-    assert_output --partial "not done yet: TODO"
-    run make -s -C "$tree" BUILD=build check LAB=1 CUDA_ARCH=90 LAB_NO_INSTALL=1
-    assert_failure
-    assert_output --partial "TODO 01.1 is not done yet"
-    run make -s -C "$tree" BUILD=build run CUDA_ARCH=90 REPORT_QUICK=1
-    assert_file_exists "$tree/build/report/report.md"
-    run make -s -C "$tree" BUILD=build doctor CUDA_ARCH=90
-    assert_success
-    run make -s -C "$tree" BUILD=build grade CUDA_ARCH=90
-    assert_line --regexp '^total +0 of '
-    run make -s -C "$tree" BUILD=build clean
-    assert_success
-    assert_dir_not_exists "$tree/build"
-}
-
 @test "grading: every planted mistake still applies and builds" {
     # Every patch, whatever MISTAKES the caller has set to pick some.
     run env -u MISTAKES CUDA_ARCH=90 "$REPO_ROOT/tools/mistakes.sh" --compile-only

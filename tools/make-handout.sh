@@ -45,9 +45,11 @@ rm -rf "$out"
 mkdir -p "$out/$name"
 dest=$(cd "$out/$name" && pwd -P)
 # Left out: the solutions and everything that only works on them (the
-# planted mistakes, the template for new labs, the maintainers' tools).
+# planted mistakes, the template for new labs, the maintainers' tools and
+# their test files: a student's tests are tests/common.bats and each lab's).
 (cd "$work" && find . -type f -printf '%P\0' | sort -z |
-    grep -zvE '^(solutions/|tests/mistakes/|tools/lab-template/|tools/handout/|tools/(make-handout|mistakes|new-lab)\.sh$|tests/fixtures/grade-)') |
+    grep -zvE '^(solutions/|tests/mistakes/|tools/lab-template/|tools/handout/|tools/(make-handout|mistakes|new-lab)\.sh$|tests/fixtures/grade-)' |
+    grep -zvP '^tests/(?!(common|lab[0-9]{2})\.bats$)[^/]+\.bats$') |
     (cd "$work" && xargs -0 cp --parents -t "$dest/")
 # The student tree has its own README: what to do, in order.
 cp "$work/tools/handout/README.md" "$out/$name/README.md"
