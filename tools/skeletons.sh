@@ -12,12 +12,11 @@
 #
 # and the skeleton in labs/NN-name/student/ is what unifdef makes of it with
 # LAB_SKELETON defined: the solution lines are gone, the TODO stays. Only the
-# student's files are generated; a lab's harness/ is written by hand. (A lab
-# without a harness/ folder keeps its skeleton directly in labs/NN-name/.)
+# student's files are generated; a lab's harness/ is written by hand.
 #
 # generate  writes labs/ from solutions/. A labs/ file that differs from what
-#           was last generated (its checksum is not the one recorded in
-#           labs/.skeletons.sha256) was edited by hand, most likely by a
+#           was last generated (its checksum is not the one recorded in its
+#           lab's labs/NN-name/student/.checksums) was edited by hand, most likely by a
 #           student: it is never overwritten; the new text goes beside it as
 #           FILE.new and the command exits 1.
 # check     exits 1 when labs/ differs from what generate would write. A
@@ -29,15 +28,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
-# The checksums of what was last generated: a lab on the harness layout
-# keeps its own in labs/NN-name/student/.checksums (so adding a lab touches
-# only its folders); older labs share labs/.skeletons.sha256.
-manifest_of() {
-    case $1 in
-        */student/*) echo "labs/${1%%/student/*}/student/.checksums" ;;
-        *) echo labs/.skeletons.sha256 ;;
-    esac
-}
+# The checksums of what was last generated: each lab keeps its own in
+# labs/NN-name/student/.checksums (so adding a lab touches only its folders).
+manifest_of() { echo "labs/${1%%/student/*}/student/.checksums"; }
 case "$mode" in generate|check) ;; *) echo "usage: $0 generate|check" >&2; exit 2 ;; esac
 
 if [ ! -d solutions ]; then
@@ -54,10 +47,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Generate every skeleton into $tmp, mirroring the labs/ paths.
 # skeleton_rel PATH-UNDER-solutions/: where its skeleton goes, under labs/.
-skeleton_rel() {
-    local lab=${1%%/*} file=${1#*/}
-    if [ -d "labs/$lab/harness" ]; then echo "$lab/student/$file"; else echo "$1"; fi
-}
+skeleton_rel() { echo "${1%%/*}/student/${1#*/}"; }
 
 while IFS= read -r master; do
     rel=$(skeleton_rel "${master#solutions/}")
@@ -141,7 +131,7 @@ while IFS= read -r rel; do
     echo "$(manifest_of "$rel") $fresh  $rel" >>"$new_manifest"
 done <"$tmp.list"
 # Write each manifest whole; one left with no file is removed.
-for manifest in labs/.skeletons.sha256 labs/*/student/.checksums; do
+for manifest in labs/*/student/.checksums; do
     [ -f "$manifest" ] || continue
     grep -q "^$manifest " "$new_manifest" || rm -f "$manifest"
 done
