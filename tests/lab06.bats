@@ -251,3 +251,46 @@ col() {
     assert_line --regexp '^allreduce,skipped,,-1,-1,nccl,.*,skipped,nccl: NCCL was missing at build time'
     assert_line --regexp '^allreduce,ring,'
 }
+
+@test "06: make doctor says whether NCCL was found for this lab, and where, or how to get it" {
+    local header want
+    header=$(make -s -C "$REPO_ROOT" --no-print-directory -p -q CUDA_ARCH=90 2>/dev/null |
+        sed -n 's/^LAB06_NCCL_HOME := //p')
+    run env BUILD="$BUILD_DIR" DOCTOR_MAKE="make -C $REPO_ROOT CUDA_ARCH=90" "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    if [ -n "$header" ]; then
+        want=$(sed -nE 's/^#define NCCL_(MAJOR|MINOR|PATCH) +([0-9]+).*/\2/p' "$header/include/nccl.h" | paste -sd.)
+        assert_line --regexp "^ +NCCL ${want//./\\.} \\(header in ${header//./\\.}/include\\): ncclAllReduce runs beside"
+    else
+        assert_line --regexp '^ +NCCL not found \(looked in NCCL_HOME, .* and /usr\): .* install libnccl-dev or set NCCL_HOME$'
+    fi
+    # The line stands under lab 06's, and under no other lab's.
+    run awk '/^== Labs on this machine/ { on = 1; next } on && /^  [0-9][0-9]-/ { lab = $1 } on && /NCCL/ { print lab }' <<<"$output"
+    assert_output 06-ipc-allreduce
+    run env BUILD="$BUILD_DIR" DOCTOR_MAKE="make -C $REPO_ROOT CUDA_ARCH=90 LAB06_NCCL=no" "$REPO_ROOT/tools/doctor.sh"
+    assert_line --regexp '^ +NCCL left out \(LAB06_NCCL=no\)$'
+}
+
+@test "06: the plot draws busbw from every recorded run, one line per algorithm and route that ran" {
+    command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+    local fixture out algo route points drawn want n=0
+    for fixture in "$FIXTURES"/lab06-run*.csv; do
+        out="$BATS_TEST_TMPDIR/plots-$n"
+        mkdir -p "$out"
+        # After the script, the points it found for each line (N), as the key shows them.
+        run gnuplot -e "csv='$fixture'; out='$out'" "$REPO_ROOT/labs/06-ipc-allreduce/harness/plots.gp" \
+            -e 'do for [i = 1:12] { print sprintf("line %s %s %d", ALGO[(i - 1) / 3 + 1], ROUTE[(i - 1) % 3 + 1], N[i]) }'
+        assert_success
+        assert_file_not_empty "$out/busbw.png"
+        [ "$(head -c 4 "$out/busbw.png" | tail -c 3)" = PNG ] || fail "$out/busbw.png is not a PNG"
+        drawn=0
+        while read -r _ algo route points; do
+            want=$(csv_get "$fixture" gbps experiment=allreduce variant="$algo" route="$route" verified=1 | grep -c . || true)
+            [ "$points" -eq "$want" ] || fail "$(basename "$fixture"): $algo over $route: $points points drawn, $want verified rows"
+            drawn=$((drawn + points))
+        done < <(grep '^line ' <<<"$output")
+        [ "$drawn" -gt 0 ] || fail "$(basename "$fixture"): no all-reduce line drawn"
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || fail "no recording of lab 06"
+}

@@ -160,6 +160,13 @@ else
 fi
 
 section "Labs on this machine"
+# A lab's own word on its build here (LAB_DOCTOR_NN-name in its lab.mk).
+lab_notes=$(${DOCTOR_MAKE:-make} -s --no-print-directory lab-doctor-lines 2>/dev/null || true)
+# say_lab LAB TEXT: the lab's line, then its note.
+say_lab() {
+    printf '  %-22s %s\n' "$1" "$2"
+    awk -F'\t' -v lab="$1" '$1 == lab { printf "  %-22s %s\n", "", $2 }' <<<"$lab_notes"
+}
 for dir in labs/[0-9][0-9]-*/; do
     lab=$(basename "$dir")
     program="$build/ref/bin/$lab"
@@ -168,16 +175,16 @@ for dir in labs/[0-9][0-9]-*/; do
     # --list fails, gets no count and no verdict.
     if [ ! -x "$program" ]; then
         if [ -n "${build_failed:-}" ]; then # make just failed: running it again would too
-            printf '  %-22s %s\n' "$lab" "does not build: see the errors under 'Building' (all in $build_failed)"
+            say_lab "$lab" "does not build: see the errors under 'Building' (all in $build_failed)"
         elif have "$nvcc"; then
-            printf '  %-22s %s\n' "$lab" "not built yet: run make"
+            say_lab "$lab" "not built yet: run make"
         else
-            printf '  %-22s %s\n' "$lab" "not built: it needs the CUDA toolkit (nvcc)"
+            say_lab "$lab" "not built: it needs the CUDA toolkit (nvcc)"
         fi
         continue
     fi
     if ! list=$("$program" --list 2>"$errs"); then
-        printf '  %-22s %s\n' "$lab" "built, but '$program --list' failed: $(head -n 1 "$errs")"
+        say_lab "$lab" "built, but '$program --list' failed: $(head -n 1 "$errs")"
         continue
     fi
     count=$(grep -c . <<<"$list")
@@ -192,7 +199,7 @@ for dir in labs/[0-9][0-9]-*/; do
     else
         verdict="runs here, every route (pair: GPU ${pair/ / and GPU })"
     fi
-    printf '  %-22s %s\n' "$lab" "$verdict"
+    say_lab "$lab" "$verdict"
 done
 if [ "$asked" = yes ] && [ "$n" -eq 0 ]; then
     echo
