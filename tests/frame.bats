@@ -51,7 +51,7 @@ setup() {
 }
 
 @test "frame: the new lab appears in the report, with its rows as data" {
-    run env BUILD="$SCRATCH/build" REPORT_QUICK=1 "$SCRATCH/tools/run-report.sh"
+    run env BUILD="$SCRATCH/build" REPORT_QUICK=1 "$SCRATCH/tools/report/run_report.py"
     assert_file_exists "$SCRATCH/build/report/report.md"
     assert_file_exists "$SCRATCH/build/report/data/99-demo-lab.csv"
     run grep -c '^## 99-demo-lab$' "$SCRATCH/build/report/report.md"
