@@ -389,6 +389,7 @@ lab_names() {
     refute_output --regexp '\.(o|d|a)$'
 }
 
+# bats test_tags=lab-rules
 @test "repo: make docs builds the API and handout pages with no warning" {
     command -v doxygen >/dev/null || skip "doxygen is not installed (sudo apt-get install doxygen)"
     local out="$BATS_TEST_TMPDIR/docs"
