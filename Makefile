@@ -266,7 +266,7 @@ deps: ## install what the tests and the slides need (apt-get when run as root), 
 	$(Q)DEPS_SLIDES=$(if $(filter deps slides,$(MAKECMDGOALS)),1,0) tools/ensure-deps.sh
 
 run: $(if $(STUDENT_TREE),student,reference) tools ## run every lab here (reference; in a student tree, yours) and write build/report/
-	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/run-report.sh
+	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/report/run_report.py
 
 test: deps all ## run the whole test suite (reference build; in a student tree, yours, unfinished TODOs skipped)
 	$(Q)BUILD=$(BUILD) LAB_BUILD=$(RUN_BUILD) LAB_TODO_SKIP=$(STUDENT_TREE) tests/run-bats.sh tests/*.bats

@@ -41,7 +41,7 @@ void lab_claims_judge(const lab_host_part *lab, lab_rows *rows)
     for (size_t i = 0; i < lab->claim_count; i++) {
         const lab_claim *claim = &lab->claims[i];
         char said[sizeof rows->row[0].detail] = "";
-        lab_rows view = {rows->row, measured, measured};
+        lab_rows view = {rows->row, measured, measured, rows->recorded};
         lab_verdict verdict = claim->judge(&view, said, sizeof said);
         lab_row row = lab_row_empty("claim", claim->id);
         lab_row_set(row.mode, sizeof row.mode, "%s", claim->section);

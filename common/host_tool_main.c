@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int load(const char *prog, const char *path, lab_rows *rows)
@@ -47,6 +48,8 @@ static int beside(const char *prog, const char *path, lab_rows *rows)
                 prog, path);
         rc = -1;
     }
+    if (rows->recorded) /* run with the recording, on its machine */
+        lab_rows_mark_recorded(&other);
     for (size_t i = 0; rc == 0 && i < other.count; i++)
         lab_rows_add(rows, &other.row[i]);
     lab_rows_free(&other);
@@ -77,52 +80,88 @@ static int check(const char *prog, const lab_rows *recorded, const lab_rows *fre
     return bad ? LAB_EXIT_FAIL : LAB_EXIT_OK;
 }
 
+static void usage(const char *prog)
+{
+    printf("usage: %s [--recording] verdicts FILE.csv\n"
+           "                    the claims' verdicts recomputed, as CSV rows\n"
+           "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
+           "       %s [--recording] report FILE.csv [BESIDE.csv ...]\n"
+           "                    the lab's report section (Markdown); the rows of\n"
+           "                    BESIDE (another program's run, such as nvbandwidth's)\n"
+           "                    are set beside the lab's where its report section\n"
+           "                    knows them\n"
+           "  --recording       FILE is a recording shown on another machine than the one\n"
+           "                    it was made on: the verdicts and the report call the\n"
+           "                    machine that measured it \"that machine\", not \"this machine\"\n",
+           prog, prog, prog);
+}
+
+/* The operands of the command line, in @p operand (argc entries); --recording sets
+ * @p recording, --help prints the usage and exits, any other option is bad usage. */
+static int operands(const char *prog, int argc, char **argv, char **operand, int *recording)
+{
+    int n = 0;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(prog);
+            exit(LAB_EXIT_OK);
+        }
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--recording") == 0) {
+            *recording = 1;
+        } else if (strncmp(argv[i], "--", 2) == 0) {
+            lab_usage_error(prog, "unknown option: %s", argv[i]);
+        } else {
+            operand[n++] = argv[i];
+        }
+    if (n < 2)
+        lab_usage_error(prog, "expected a command and one file (verdicts, check or report "
+                        "FILE.csv)");
+    if (strcmp(operand[0], "verdicts") != 0 && strcmp(operand[0], "check") != 0 &&
+        strcmp(operand[0], "report") != 0)
+        lab_usage_error(prog, "unknown command: %s", operand[0]);
+    if (n > 2 && strcmp(operand[0], "report") != 0)
+        lab_usage_error(prog, "%s takes one file", operand[0]);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     const char *prog = lab_prog_name(argv[0]);
     lab_rows recorded = {0}, fresh = {0};
-    int status = LAB_EXIT_OK;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: %s verdicts FILE.csv   the claims' verdicts recomputed, as CSV rows\n"
-                   "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
-                   "       %s report FILE.csv [BESIDE.csv ...]\n"
-                   "                    the lab's report section (Markdown); the rows of\n"
-                   "                    BESIDE (another program's run, such as nvbandwidth's)\n"
-                   "                    are set beside the lab's where its report section\n"
-                   "                    knows them\n",
-                   prog, prog, prog);
-            return LAB_EXIT_OK;
-        }
-    if (argc < 3)
-        lab_usage_error(prog, "expected a command and one file (verdicts, check or report "
-                        "FILE.csv)");
-    if (strcmp(argv[1], "verdicts") != 0 && strcmp(argv[1], "check") != 0 &&
-        strcmp(argv[1], "report") != 0)
-        lab_usage_error(prog, "unknown command: %s", argv[1]);
-    if (argc > 3 && strcmp(argv[1], "report") != 0)
-        lab_usage_error(prog, "%s takes one file", argv[1]);
-    if (load(prog, argv[2], &recorded) != 0 || of_another_lab(prog, argv[2], &recorded) ||
-        load(prog, argv[2], &fresh) != 0)
+    int status = LAB_EXIT_FAIL, recording = 0;
+    char **arg = calloc((size_t)argc, sizeof *arg);
+    if (arg == NULL) {
+        fprintf(stderr, "%s: out of host memory\n", prog);
         return LAB_EXIT_FAIL;
+    }
+    const int args = operands(prog, argc, argv, arg, &recording);
+    if (load(prog, arg[1], &recorded) != 0 || of_another_lab(prog, arg[1], &recorded) ||
+        load(prog, arg[1], &fresh) != 0)
+        goto cleanup;
+    if (recording)
+        lab_rows_mark_recorded(&fresh);
     lab_claims_judge(&lab_host, &fresh);
     /* After the verdicts, so that rows beside never change one; a lab without a report section
      * of its own (a table of its rows) has nothing to set them beside. */
-    for (int i = 3; lab_host.report != NULL && i < argc; i++)
-        if (beside(prog, argv[i], &fresh) != 0)
-            return LAB_EXIT_FAIL;
-    if (strcmp(argv[1], "verdicts") == 0) {
+    for (int i = 2; lab_host.report != NULL && i < args; i++)
+        if (beside(prog, arg[i], &fresh) != 0)
+            goto cleanup;
+    status = LAB_EXIT_OK;
+    if (strcmp(arg[0], "verdicts") == 0) {
         /* lab_claims_judge appended the claim rows, one per claim, at the end. */
         const size_t n = lab_host.claim_count;
-        const lab_rows claims = {fresh.row + fresh.count - n, n, n};
+        const lab_rows claims = {fresh.row + fresh.count - n, n, n, fresh.recorded};
         lab_rows_write_csv(&claims, stdout);
-    } else if (strcmp(argv[1], "check") == 0) {
+    } else if (strcmp(arg[0], "check") == 0) {
         status = check(prog, &recorded, &fresh);
     } else if (lab_host.report != NULL) {
         lab_host.report(&fresh, stdout);
     } else {
         lab_rows_write_table(&fresh, stdout);
     }
+cleanup:
+    free(arg);
     lab_rows_free(&recorded);
     lab_rows_free(&fresh);
     return status;

@@ -293,3 +293,27 @@ size_t lab_rows_count(const lab_rows *rows, const char *experiment, const char *
                              LAB_ANY, 0);
     return n;
 }
+
+const char *lab_rows_machine(const lab_rows *rows)
+{
+    return rows->recorded ? "that machine" : "this machine";
+}
+
+/* The measuring program's words for its own machine, in a detail, as another machine says
+ * them: "this" becomes "that" (as long: the text stays in place). */
+static void of_that_machine(char *detail)
+{
+    static const char *const own[] = {"this machine", "This machine"};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        for (char *at = strstr(detail, own[i]); at != NULL; at = strstr(at, own[i]))
+            memcpy(at, i == 0 ? "that" : "That", 4);
+}
+
+void lab_rows_mark_recorded(lab_rows *rows)
+{
+    if (rows->recorded)
+        return;
+    rows->recorded = 1;
+    for (size_t i = 0; i < rows->count; i++)
+        of_that_machine(rows->row[i].detail);
+}

@@ -54,6 +54,7 @@ typedef struct lab_rows {
     lab_row *row;  /**< count entries */
     size_t count;  /**< rows in use */
     size_t cap;    /**< rows allocated */
+    int recorded;  /**< 1: a recording read on another machine (lab_rows_mark_recorded()) */
 } lab_rows;
 
 /** @brief A row with every field empty, ready to fill. */
@@ -106,6 +107,20 @@ const lab_row *lab_rows_find(const lab_rows *rows, const char *experiment,
  */
 const char *lab_rows_skip_reason(const lab_rows *rows, const char *experiment,
                                  const char *route);
+
+/**
+ * @brief How sentences about @p rows name the machine that measured them: "this machine", or
+ *        "that machine" for a recording read on another machine (lab_rows_mark_recorded()).
+ */
+const char *lab_rows_machine(const lab_rows *rows);
+
+/**
+ * @brief Mark @p rows as a recording read on another machine than the one that measured them
+ *        (a host tool's --recording): from now on lab_rows_machine() says "that machine", and
+ *        so do the details the measuring program wrote of its own machine ("this machine has
+ *        1" becomes "that machine has 1"). Rows marked twice are unchanged the second time.
+ */
+void lab_rows_mark_recorded(lab_rows *rows);
 
 /** @brief How many rows have this experiment key (and variant, unless NULL). */
 size_t lab_rows_count(const lab_rows *rows, const char *experiment, const char *variant);

@@ -81,7 +81,7 @@ outside_lab99() {
 }
 
 @test "frame: the new lab appears in the report, with its rows as data" {
-    run env BUILD="$SCRATCH/build" REPORT_QUICK=1 "$SCRATCH/tools/run-report.sh"
+    run env BUILD="$SCRATCH/build" REPORT_QUICK=1 "$SCRATCH/tools/report/run_report.py"
     assert_file_exists "$SCRATCH/build/report/report.md"
     assert_file_exists "$SCRATCH/build/report/data/99-demo-lab.csv"
     run grep -c '^## 99-demo-lab$' "$SCRATCH/build/report/report.md"
@@ -158,6 +158,38 @@ outside_lab99() {
     assert_output --partial "the rows of another lab"
     run "$tool"
     assert_failure 2
+}
+
+@test "frame: a host tool told --recording calls the machine that made the rows 'that machine', in its sentences and in the rows'" {
+    local suffix fixture tool kind plain told spoke=0
+    # Every recording, each verdict and report section: told, it is the same text with the
+    # recording's machine named from elsewhere, and nothing of it speaks of "this machine".
+    for suffix in $(machine_rows suffix); do
+        for fixture in "$FIXTURES"/lab[0-9][0-9]-"$suffix".csv; do
+            tool=$(host_tool "$(basename "$fixture" | cut -c4-5)") || continue
+            for kind in verdicts report; do
+                plain=$("$tool" "$kind" "$fixture") || fail "$tool $kind $fixture failed"
+                told=$("$tool" --recording "$kind" "$fixture") || fail "$tool --recording $kind $fixture failed"
+                grep -q "[Tt]his machine" <<<"$plain" && spoke=$((spoke + 1))
+                plain=${plain//this machine/that machine}
+                assert_equal "$told" "${plain//This machine/That machine}"
+            done
+        done
+    done
+    [ "$spoke" -gt 0 ] || fail "no recording speaks of this machine: the test proves nothing"
+    # A detail the measuring program wrote of its own machine, in a row of no recording.
+    tool=$(host_tool 02)
+    { head -1 "$FIXTURES/rows-header.csv"
+      echo "sweep,skipped,peer,-1,-1,,0,0,0,,,,,,-1,,the peer routes need 2 GPUs; This machine has 1"; } >"$BATS_TEST_TMPDIR/one.csv"
+    run "$tool" report "$BATS_TEST_TMPDIR/one.csv"
+    assert_output --partial "This machine has 1"
+    run "$tool" report --recording "$BATS_TEST_TMPDIR/one.csv"
+    assert_success
+    assert_output --partial "That machine has 1"
+    refute_output --partial "This machine"
+    run "$tool" --recorded report "$BATS_TEST_TMPDIR/one.csv"
+    assert_failure 2
+    assert_output --partial "unknown option: --recorded"
 }
 
 @test "frame: shared options — --list beside another option, an unknown key, a bad count: exit 2 with one line" {

@@ -530,25 +530,30 @@ catalogue_ids() {
     catalogue_rows | cut -f2
 }
 
+# An awk program's start that reads a result file's columns by name: $col["value"].
+BY_NAME='NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }'
 # recorded_verdicts FIXTURE: "id<TAB>verdict<TAB>measured" of each claim of a
 # recording, as its lab's host tool recomputes them.
 recorded_verdicts() {
     local n
     n=$(basename "$1" | cut -c4-5)
-    "$(built "$BUILD_DIR/host" "$n")" verdicts "$1" | awk -F, -v OFS='\t' '$1 == "claim" { print $2, $16, $17 }'
+    "$(built "$BUILD_DIR/host" "$n")" verdicts "$1" | awk -F, -v OFS='\t' "$BY_NAME"'
+        $col["experiment"] == "claim" { print $col["variant"], $col["value"], $col["detail"] }'
 }
-# recorded_gpus FIXTURE: "2x NVIDIA H200" from its machine rows.
+# recorded_gpus FIXTURE: "2× NVIDIA H200" from its machine rows.
 recorded_gpus() {
-    echo "$(grep -c '^machine,gpu,' "$1")x $(grep -m1 '^machine,gpu,' "$1" | cut -d, -f16)"
+    local gpus
+    gpus=$(csv_get "$1" value experiment=machine variant=gpu)
+    echo "$(grep -c . <<<"$gpus")× $(head -1 <<<"$gpus")"
 }
-# recording_kinds: each recording's suffix and the link its machine has
-# (labNN-run.csv: two GPUs joined by NVLink; labNN-run-1xh200.csv: one GPU, PCIe).
+# recording_kinds: each recording's suffix and its machine's link as the report names it
+# ("NVLink 4 ×18 between the two GPUs").
 recording_kinds() {
-    printf 'run\tNVLink\nrun-1xh200\tPCIe\n'
+    machine_rows suffix link_en
 }
 # no_gpu_report DIR: make run into DIR with no GPU visible.
 no_gpu_report() {
-    CUDA_VISIBLE_DEVICES= REPORT_DIR="$1" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
+    CUDA_VISIBLE_DEVICES= REPORT_DIR="$1" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/report/run_report.py"
     assert_success
     assert_file_exists "$1/report.md"
 }
@@ -611,7 +616,7 @@ no_gpu_report() {
                     *) words="cannot be tested there" ;; esac
                 line=$(grep -F "(\`$id\`) | cannot be tested here | " "$report/report.md") ||
                     fail "no ledger row for $id"
-                grep -qF -- "recorded on $gpus ($link" <<<"$line" || fail "$id: no verdict named with $gpus ($link ...)"
+                grep -qF -- "recorded on $gpus ($link): " <<<"$line" || fail "$id: no verdict named with $gpus ($link)"
                 # The recording's "this machine" was its own: under its name it is "that machine".
                 measured=${measured//this machine/that machine}
                 measured=${measured//This machine/That machine}
@@ -636,7 +641,7 @@ no_gpu_report() {
         read -r holds dnh untested < <(for f in "$FIXTURES"/lab[0-9][0-9]-"$suffix".csv; do recorded_verdicts "$f"; done |
             awk -F'\t' '{ c[$2]++ } END { print c["holds"] + 0, c["does_not_hold"] + 0, c["untested"] + 0 }')
         [ "$holds" -gt 0 ] || fail "$suffix: no claim holds in the recordings: the count would prove nothing"
-        run grep -cE "^- on $gpus \($link[^)]*\): $holds hold, $dnh do not hold, $untested cannot be tested there$" \
+        run grep -cxF -- "- on $gpus ($link): $holds hold, $dnh do not hold, $untested cannot be tested there" \
             "$report/report.md"
         assert_output 1
     done < <(recording_kinds)
@@ -702,7 +707,7 @@ no_gpu_report() {
             fail "the report does not show the bandwidth plot of lab05-$suffix.csv"
     done < <(recording_kinds)
     # The one-GPU recording is the one with the host link's series.
-    sed -n '/^### Recorded on 1x .*/,/^## /p' "$report/report.md" | grep -q 'This recording has rows for the routes .*host' ||
+    sed -n '/^### Recorded on 1× .*/,/^## /p' "$report/report.md" | grep -q 'This recording has rows for the routes .*host' ||
         fail "the host-link route of lab05-run-1xh200.csv is not named beside its plots"
     # The first line gives the day once: this machine is named by its GPUs alone.
     [ "$(sed -n '3p' "$report/report.md" | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2}' | wc -l)" -eq 1 ] ||
@@ -719,7 +724,7 @@ no_gpu_report() {
     printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done\ncp "%s" "$out/02-memcpy-peer.csv"\n%s\nexit 77\n' \
         "$FIXTURES/rows-header.csv" 'echo "02-memcpy-peer: skipped: needs 2 GPUs, this machine has 1"' >"$fake/ref/bin/02-memcpy-peer"
     chmod +x "$fake/ref/bin/"*
-    BUILD="$fake" RUN_BUILD=ref REPORT_DIR="$report" run "$REPO_ROOT/tools/run-report.sh"
+    BUILD="$fake" RUN_BUILD=ref REPORT_DIR="$report" run "$REPO_ROOT/tools/report/run_report.py"
     assert_success
     run grep -c '^| 01-peer-checks | ok | ' "$report/report.md"
     assert_output 1
@@ -745,7 +750,7 @@ no_gpu_report() {
     require_gpus 1
     [ -d "$REPO_ROOT/solutions" ] || skip "runs the reference solutions: the student tree's labs are yours"
     local report="$BATS_TEST_TMPDIR/report" id lab
-    REPORT_QUICK=1 REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/run-report.sh"
+    REPORT_QUICK=1 REPORT_DIR="$report" BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/report/run_report.py"
     assert_success
     run grep -c '^| [0-9][0-9]-[a-z0-9-]* | ok |' "$report/report.md"
     assert_output "$(lab_names | wc -l)"
@@ -799,7 +804,7 @@ no_gpu_report() {
     # Its own process group, which Ctrl-C in a terminal or a job's kill hits
     # as a whole (SIGTERM: a background job of a script ignores SIGINT). No
     # nvbandwidth run first, were NVBANDWIDTH set: the lab is what is interrupted.
-    BUILD="$fake" RUN_BUILD=ref REPORT_DIR="$report" env -u NVBANDWIDTH setsid "$REPO_ROOT/tools/run-report.sh" \
+    BUILD="$fake" RUN_BUILD=ref REPORT_DIR="$report" env -u NVBANDWIDTH setsid "$REPO_ROOT/tools/report/run_report.py" \
         >"$BATS_TEST_TMPDIR/log" 2>&1 &
     pid=$!
     until grep -q started "$BATS_TEST_TMPDIR/log"; do

@@ -1,15 +1,30 @@
 #!/usr/bin/env bats
 # The lecture decks in slides/. A deck is Markdown with placeholders that
 # tools/slides-fill.py fills from the recorded runs it cites
-# (tests/fixtures/labNN-run.csv and labNN-run-1xh200.csv, on the machines
-# tests/fixtures/machines.tsv names): every verdict is the one the lab's host tool
-# computes, every measured number a value of the run. The tests check the
+# (tests/fixtures/labNN-SUFFIX.csv, one per machine that tests/fixtures/machines.tsv
+# names, where the lab has been recorded there): every verdict is the one the lab's
+# host tool computes, every measured number a value of the run. The tests check the
 # sources, the filled decks, the plots drawn from the runs, and, where Marp
 # and Chromium are installed, the rendered pages.
 
 load helpers/lab
 
-LABS="01 02 03 04 05"
+# The labs with a deck, found from the files (slides/NN-*.md but the introduction,
+# 00): a new lab's deck is checked with no edit here.
+LABS=$(cd "$REPO_ROOT/slides" && for d in [0-9][0-9]-*.md; do [ "${d%%-*}" = 00 ] || echo "${d%%-*}"; done | sort -u | tr '\n' ' ')
+
+# machine_suffixes: the fixture suffix of every machine of tests/fixtures/machines.tsv.
+machine_suffixes() {
+    awk -F'\t' '!/^#/ && NF && $1 != "suffix" { print $1 }' "$FIXTURES/machines.tsv"
+}
+
+# recorded NN SUFFIX: lab NN has a recording on the machine of SUFFIX.
+recorded() {
+    [ -f "$FIXTURES/lab$1-$2.csv" ]
+}
+
+# The words a deck shows for a machine a lab has no recording of (tools/slides-fill.py).
+NOT_RECORDED="no recording of this lab on that machine yet"
 
 # deck NN: the deck of lab NN (00: the introduction).
 deck() {
@@ -37,9 +52,11 @@ fill() {
     BUILD="$BUILD_DIR" "$REPO_ROOT/tools/slides-fill.py" "$1" "$2"
 }
 
-# claim_ids NN SUFFIX: the claims lab NN's host tool judges on labNN-SUFFIX.csv.
+# claim_ids NN SUFFIX: the claims lab NN's host tool judges on labNN-SUFFIX.csv
+# (none where lab NN has no recording on that machine).
 claim_ids() {
     local tool
+    recorded "$1" "$2" || return 0
     tool=$(host_tool "$1") || return 1
     "$tool" verdicts "$FIXTURES/lab$1-$2.csv" | awk -F, '$1 == "claim" { print $2 }'
 }
@@ -55,7 +72,8 @@ quote_blocks_without_section() {
 untested_everywhere() {
     local suffix tool
     tool=$(host_tool "$1") || return 1
-    for suffix in run run-1xh200; do
+    for suffix in $(machine_suffixes); do
+        recorded "$1" "$suffix" || continue
         "$tool" verdicts "$FIXTURES/lab$1-$suffix.csv" | awk -F, -v id="$2" '$1 == "claim" && $2 == id && $16 != "untested" { found = 1 } END { exit !found }' &&
             return 1
     done
@@ -187,14 +205,20 @@ need_host_tools() {
         'on  , CUDA 13.0' '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`')"
 }
 
-@test "slides: each lab deck's title page names the CUDA and driver versions its own two fixtures record, and nothing they lack" {
+@test "slides: each lab deck's title page names the CUDA and driver versions its own fixtures record, and nothing they lack" {
     need_host_tools
     local n suffix fix title want
     for n in $LABS; do
         fill "$(deck "$n")" "$BATS_TEST_TMPDIR/$n.md"
         title=$(slide_bodies "$BATS_TEST_TMPDIR/$n.md" | awk '/^@@slide$/ { exit } { print }')
-        for suffix in run run-1xh200; do
+        for suffix in $(machine_suffixes); do
             fix="lab$n-$suffix"
+            if ! recorded "$n" "$suffix"; then
+                # a machine the lab has no recording of: said so, with the file it lacks
+                [[ "$title" == *"** ($NOT_RECORDED; $fix.csv)"* ]] ||
+                    fail "deck $n's title page does not say '$NOT_RECORDED' beside $fix's hardware: $title"
+                continue
+            fi
             # what the fixture's machine,cuda row says (a row copied "(from ...)" was not recorded)
             want=$(awk -F, -v fix="$fix" '$1 == "machine" && $2 == "cuda" {
                        if ($17 ~ /\(from /) { print "(" fix ".csv: CUDA and driver versions not recorded"; exit }
@@ -259,7 +283,9 @@ need_host_tools() {
         for n in $LABS; do
             [ "${name%%-*}" = 00 ] || [ "${name%%-*}" = "$n" ] || continue
             tool=$(host_tool "$n")
-            for fx in "$FIXTURES/lab$n-run.csv" "$FIXTURES/lab$n-run-1xh200.csv"; do
+            for fx in $(machine_suffixes); do
+                recorded "$n" "$fx" || continue
+                fx="$FIXTURES/lab$n-$fx.csv"
                 "$tool" verdicts "$fx" >"$BATS_TEST_TMPDIR/$n-$(basename "$fx").verdicts"
                 "$tool" report "$fx" >"$BATS_TEST_TMPDIR/$n-$(basename "$fx").report"
                 files+=("$fx" "$BATS_TEST_TMPDIR/$n-$(basename "$fx").verdicts" "$BATS_TEST_TMPDIR/$n-$(basename "$fx").report")
@@ -283,6 +309,59 @@ need_host_tools() {
     assert_output --partial "need exactly one"
 }
 
+@test "slides: every lab has its deck, and every lab deck its lab" {
+    local lab n
+    [ -n "$LABS" ] || fail "no lab deck slides/NN-*.md found"
+    for lab in "$REPO_ROOT"/labs/[0-9][0-9]-*/; do
+        n=$(basename "$lab" | cut -c1-2)
+        [[ " $LABS " == *" $n "* ]] || fail "labs/$(basename "$lab") has no deck slides/$n-*.md"
+    done
+    for n in $LABS; do
+        compgen -G "$REPO_ROOT/labs/$n-*/" >/dev/null || fail "slides/$n-*.md is a deck of no lab (labs/$n-*/)"
+    done
+}
+
+@test "slides: a machine a lab has no recording of is said to have none, and none of its numbers is made up" {
+    need_host_tools
+    local fx="$BATS_TEST_TMPDIR/fixtures" out="$BATS_TEST_TMPDIR/out.md" gone kept hw
+    # lab 05 as if it had not been recorded on the first machine yet (the other one keeps its recording)
+    gone=$(machine_suffixes | sed -n 1p)
+    kept=$(machine_suffixes | sed -n 2p)
+    hw=$(awk -F'\t' -v s="$gone" '!/^#/ && $1 == s { print $2 ", " $3 }' "$FIXTURES/machines.tsv")
+    [ -n "$gone" ] && [ -n "$kept" ] && [ -n "$hw" ] || fail "tests/fixtures/machines.tsv names fewer than two machines"
+    cp -r "$FIXTURES" "$fx"
+    rm "$fx/lab05-$gone.csv"
+    printf '%s\n' "Recorded on {{hw lab05-$gone}} {{machine lab05-$gone}}" '{{claim 05 small_transfers_latency_bound}}' \
+        "| {{verdictcell 05 small_transfers_latency_bound $gone}} |" '{{scoreboard 05:1-8}}' '{{untested 05}}' \
+        "{{unrecorded lab05-$gone}}" >"$BATS_TEST_TMPDIR/new.md"
+    FIXTURES=$fx run fill "$BATS_TEST_TMPDIR/new.md" "$out"
+    assert_success
+    assert_file_contains "$out" "^Recorded on $hw ($NOT_RECORDED; lab05-$gone.csv)$"
+    assert_file_contains "$out" "data-run=\"lab05-$gone\"><span class=\"hw\">[^<]*</span> <span class=\"na\">$NOT_RECORDED</span>"
+    assert_file_contains "$out" "data-run=\"lab05-$kept\">.*<span class=\"badge "
+    assert_file_contains "$out" '^| <span class="na" title="[^"]*">no recording yet</span> |$'
+    assert_file_contains "$out" "lab05-$gone.csv does not exist"
+    assert_file_contains "$out" "^$NOT_RECORDED$"
+    ! grep -F "data-run=\"lab05-$gone\"" "$out" | grep -q 'class="badge' || fail "a verdict was shown for a recording that does not exist"
+    # a number from the missing recording is refused, never invented
+    printf '{{num lab05-%s gbps experiment=ce_bandwidth variant=ce route=peer src=0 dst=1 mode=one_way bytes=1073741824}}\n' "$gone" \
+        >"$BATS_TEST_TMPDIR/bad.md"
+    FIXTURES=$fx run fill "$BATS_TEST_TMPDIR/bad.md" "$BATS_TEST_TMPDIR/bad-out.md"
+    assert_failure
+    assert_output --partial "lab05-$gone.csv is missing: $NOT_RECORDED"
+    assert_file_not_exists "$BATS_TEST_TMPDIR/bad-out.md"
+    # once the recording exists, the words that say it is missing are refused
+    run fill "$BATS_TEST_TMPDIR/new.md" "$BATS_TEST_TMPDIR/stale.md"
+    assert_failure
+    assert_output --partial "lab05-$gone.csv exists now"
+    # a lab with no recording on any machine has no verdicts to show
+    rm "$fx/lab05-$kept.csv"
+    printf '{{claim 05 small_transfers_latency_bound}}\n' >"$BATS_TEST_TMPDIR/none.md"
+    FIXTURES=$fx run fill "$BATS_TEST_TMPDIR/none.md" "$BATS_TEST_TMPDIR/none-out.md"
+    assert_failure
+    assert_output --partial "lab 05 has no recording"
+}
+
 @test "slides: the verdicts a filled deck shows are the host tools' for both machines" {
     need_host_tools
     local n d id tool suffix verdict word
@@ -290,7 +369,18 @@ need_host_tools() {
         d=$(deck "$n")
         fill "$d" "$BATS_TEST_TMPDIR/$n.md"
         tool=$(host_tool "$n")
-        for suffix in run run-1xh200; do
+        for suffix in $(machine_suffixes); do
+            if ! recorded "$n" "$suffix"; then
+                # no recording on that machine: each claim page says so for it, and shows no verdict
+                for id in $(grep -oE "^\{\{claim $n [a-z0-9_]+\}\}$" "$d" | awk '{ print $3 }' | tr -d '}'); do
+                    grep -F "data-claim=\"$id\" data-run=\"lab$n-$suffix\"" "$BATS_TEST_TMPDIR/$n.md" |
+                        grep -qF "<span class=\"na\">$NOT_RECORDED</span>" ||
+                        fail "deck $n does not say '$NOT_RECORDED' for $id on lab$n-$suffix"
+                done
+                ! grep -F "data-run=\"lab$n-$suffix\"" "$BATS_TEST_TMPDIR/$n.md" | grep -q 'class="badge' ||
+                    fail "deck $n shows a verdict of lab$n-$suffix.csv, which does not exist"
+                continue
+            fi
             while IFS=, read -r id verdict; do
                 case $verdict in
                     holds) word="holds" ;; does_not_hold) word="does not hold" ;; untested) word="cannot be tested here" ;;
@@ -312,11 +402,11 @@ need_host_tools() {
 
 @test "slides: every claim a recording tests has its page, the others share one table, and deck 00 shows each once" {
     need_host_tools
-    local n id board=$BATS_TEST_TMPDIR/00-filled.md
+    local n id suffix board=$BATS_TEST_TMPDIR/00-filled.md
     fill "$(deck 00)" "$board"
     for n in $LABS; do
         fill "$(deck "$n")" "$BATS_TEST_TMPDIR/$n.md"
-        for id in $(claim_ids "$n" run; claim_ids "$n" run-1xh200 | sort -u); do
+        for id in $(for suffix in $(machine_suffixes); do claim_ids "$n" "$suffix"; done | sort -u); do
             if untested_everywhere "$n" "$id"; then
                 ! grep -qE "^\{\{claim $n $id\}\}$" "$(deck "$n")" || fail "deck $n gives $id, which no recording tests, a page of its own"
                 grep -qF "<span data-claim=\"$id\">" "$BATS_TEST_TMPDIR/$n.md" || fail "deck $n's table of untested claims lacks $id"
@@ -346,24 +436,29 @@ need_host_tools() {
     done
 }
 
-@test "slides: the sentence labs 01 and 03 both judge is shown with both tests" {
+@test "slides: the sentence labs 01, 03 and 06 all judge is shown with the three tests" {
     need_host_tools
     local d00
     d00=$(deck 00)
     grep -qF '互相可见' "$d00" || fail "deck 00 does not show the sentence"
     grep -qF '{{verdictcell 01 access_is_mutual run}}' "$d00"
     grep -qF '{{verdictcell 03 access_without_enable_fails run}}' "$d00"
+    grep -qF '{{verdictcell 06 access_is_per_process run}}' "$d00" || fail "deck 00 does not show lab 06's test (between processes)"
     grep -qF 'access_without_enable_fails' "$(deck 01)" || fail "deck 01 does not point to lab 03's test"
     grep -qF 'access_is_mutual' "$(deck 03)" || fail "deck 03 does not point to lab 01's test"
+    grep -qF 'access_is_mutual' "$(deck 06)" && grep -qF 'access_without_enable_fails' "$(deck 06)" ||
+        fail "deck 06 does not point to the tests of labs 01 and 03 within one process"
 }
 
 @test "slides: each lab deck follows the template: both machines, questions, TODOs, claims with section, pitfalls, what you measured" {
-    local n d title todos_deck todos_lab q last
+    local n d title todos_deck todos_lab q last suffix
     for n in $LABS; do
         d=$(deck "$n")
         title=$(slide_bodies "$d" | awk '/^@@slide$/ { exit } { print }')
-        [[ "$title" == *"{{hw lab$n-run}}"* && "$title" == *"{{hw lab$n-run-1xh200}}"* ]] ||
-            fail "$(basename "$d"): the title page does not name both machines"
+        for suffix in $(machine_suffixes); do
+            [[ "$title" == *"{{hw lab$n-$suffix}}"* && "$title" == *"{{machine lab$n-$suffix}}"* ]] ||
+                fail "$(basename "$d"): the title page does not name the machine of lab$n-$suffix (with its {{machine}})"
+        done
         grep -qE '^## The questions' "$d" || fail "$(basename "$d") has no questions page"
         grep -qE '^## Pitfalls' "$d" || fail "$(basename "$d") has no pitfalls page"
         # the last page before the appendix; after it, appendix pages only, the TODOs among them

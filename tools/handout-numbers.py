@@ -34,7 +34,6 @@ BUILD (default build) is where the host tools are.
 """
 
 import csv
-import io
 import os
 import re
 import subprocess
@@ -44,6 +43,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
 import converted as conversions  # noqa: E402 (tools/, beside this script)
 import nvbandwidth_rows  # noqa: E402
+import result_rows  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", "build")
@@ -132,20 +132,23 @@ def not_recorded(name, zh):
             f"`make handout-numbers` fills this part once it is recorded.\n")
 
 
+def result_file(path=None, text=None, name=None):
+    """The rows of the result file PATH, or of TEXT (a host tool's verdicts, named NAME)."""
+    try:
+        return result_rows.read(path) if text is None else result_rows.parse(text, name)
+    except result_rows.NotRows as e:
+        fail(str(e))
+
+
 def machine(path):
-    """The fixture's machine rows: GPU count and name, date, CUDA."""
-    gpus, date, cuda = [], "", ""
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["experiment"] != "machine":
-                continue
-            if row["variant"] == "gpu":
-                gpus.append(row["value"])
-            elif row["variant"] == "date":
-                date = row["value"]
-            elif row["variant"] == "cuda":
-                cuda = row["value"]
-    return gpus, date, cuda
+    """The fixture's machine rows: GPU names (one per GPU), date, CUDA."""
+    return result_rows.machine(result_file(path))
+
+
+def claims_judged(lab, path):
+    """The claim rows the lab's host tool judges from the recording PATH."""
+    return result_rows.of(result_file(text=host_tool(lab, "verdicts", path),
+                                      name=f"{lab} verdicts {path}"), "claim")
 
 
 def command(lab, kind):
@@ -196,8 +199,7 @@ def report(lab, name, zh):
 
 def verdicts(lab, name, zh):
     path, _ = recorded(lab, name)
-    rows = csv.DictReader(io.StringIO(host_tool(lab, "verdicts", path)))
-    lines = [f"{r['variant']}: {r['value']}: {r['detail']}" for r in rows if r["experiment"] == "claim"]
+    lines = [f"{r['variant']}: {r['value']}: {r['detail']}" for r in claims_judged(lab, path)]
     if not lines:
         fail(f"{lab}: no claim in the verdicts of {name}")
     return "```text\n" + "\n".join(lines) + "\n```\n"
@@ -206,8 +208,7 @@ def verdicts(lab, name, zh):
 def rows(lab, name, zh, experiments):
     path, _ = recorded(lab, name)
     want = experiments.split(",")
-    with open(path, newline="") as f:
-        picked = [r for r in csv.DictReader(f) if r["experiment"] in want]
+    picked = [r for r in result_file(path) if r["experiment"] in want]
     if not picked:
         fail(f"{lab}: {name} has no rows of {experiments}")
     lines = []
@@ -231,10 +232,9 @@ def ledger(lab, kind, zh):
             continue
         recorded_labs.append(d[:2])
         gpus = gpus or machine(path)[0]
-        for r in csv.DictReader(io.StringIO(host_tool(d, "verdicts", path))):
-            if r["experiment"] == "claim":
-                total += 1
-                measured += r["value"] in ("holds", "does_not_hold")
+        for r in claims_judged(d, path):
+            total += 1
+            measured += r["value"] in ("holds", "does_not_hold")
     hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({HARDWARE[kind][0]})"
     # The labs counted, by name: a lab not recorded yet is named nowhere outside its own folders.
     labs = ", ".join(recorded_labs[:-1]) + f" and {recorded_labs[-1]}" if len(recorded_labs) > 1 \

@@ -23,8 +23,10 @@ import json
 import math
 import sys
 
-HEADER = ("experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,max_us,"
-          "gbps,peak_gbps,verified,value,detail").split(",")
+sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
+import result_rows  # noqa: E402 (tools/, beside this script)
+
+HEADER = result_rows.header()
 
 # The testcases lab 05 has a counterpart of: (to the GPU?, mode, unit).
 HOST_TESTCASES = {

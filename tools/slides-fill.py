@@ -12,6 +12,10 @@ alone between double braces:
                               (slides/claim-names.tsv)
   {{machine FIX}}             the CUDA and driver versions FIX's machine rows
                               record, with the file's name; what it lacks is left out
+                              (a lab not recorded on FIX's machine: says so)
+  {{unrecorded FIX}}          "no recording of this lab on that machine yet", where
+                              FIX does not exist; an error once it does (show its
+                              numbers then)
   {{todo NN.K}}               the message the skeleton stops with at TODO NN.K: the
                               format of common/todo.c, the file and line of its
                               first LAB_TODO("NN.K") in labs/NN-*/student/
@@ -34,9 +38,13 @@ alone between double braces:
                               of FIX that starts at the first line matching REGEX
 
 Verdicts are the ones the labs' host tools compute from the rows
-($BUILD/host/NN-name verdicts FILE), never the deck's text. Any placeholder
-that cannot be filled (a missing claim, no row, two rows) is an error: the
-deck is not written and the exit status is 1.
+($BUILD/host/NN-name verdicts FILE), never the deck's text. A lab that has no
+recording on one of the machines yet (a new lab) gets, on that machine, "no
+recording of this lab on that machine yet" from {{machine}}, {{claim}},
+{{verdictcell}}, {{scoreboard}} and {{untested}}; a number from that
+recording ({{num}}, {{rows}}, {{report}}) is an error, never invented. Any
+placeholder that cannot be filled (a missing claim, no row, two rows) is an
+error: the deck is not written and the exit status is 1.
 """
 import csv
 import glob
@@ -85,13 +93,29 @@ _csv_cache = {}
 _verdict_cache = {}
 
 
-def fixture_path(fix):
+# What a deck says for a machine a lab has no recording of (yet).
+NOT_RECORDED = "no recording of this lab on that machine yet"
+
+
+def fixture_file(fix):
+    """The path of the recording FIX (labNN-SUFFIX), whether it exists or not."""
     if not re.fullmatch(r"lab[0-9]{2}-(" + "|".join(re.escape(s) for s, _ in MACHINES) + ")", fix):
         raise FillError(f"'{fix}' is not a recorded run (labNN-SUFFIX, SUFFIX one of tests/fixtures/machines.tsv: "
                         f"{', '.join(s for s, _ in MACHINES)})")
-    path = os.path.join(FIXTURES, fix + ".csv")
+    return os.path.join(FIXTURES, fix + ".csv")
+
+
+def recorded(fix):
+    """Whether the lab of FIX has a recording on FIX's machine."""
+    return os.path.isfile(fixture_file(fix))
+
+
+def fixture_path(fix):
+    """The path of the recording FIX, which must exist: its numbers are asked for."""
+    path = fixture_file(fix)
     if not os.path.isfile(path):
-        raise FillError(f"{path} is missing")
+        raise FillError(f"{path} is missing: {NOT_RECORDED} ({hardware(fix)}); "
+                        f"a figure of it cannot be shown")
     return path
 
 
@@ -104,7 +128,7 @@ def rows(fix):
 
 def link(fix):
     """The link of the machine FIX was recorded on, e.g. "PCIe Gen5 ×16"."""
-    fixture_path(fix)
+    fixture_file(fix)
     return LINKS[fix.split("-", 1)[1]]
 
 
@@ -123,7 +147,10 @@ COPIED = re.compile(r"\(from [^)]*\)")
 def machine(fix):
     """'(CUDA 13.0, driver 580.159.04; FIX.csv)' from FIX's machine,cuda row:
     the runtime is the row's value, the driver version the detail's "driver N"
-    (a run that knows only what CUDA the driver supports names no driver)."""
+    (a run that knows only what CUDA the driver supports names no driver).
+    A lab not recorded on that machine: '(no recording of this lab on that machine yet; FIX.csv)'."""
+    if not recorded(fix):
+        return f"({NOT_RECORDED}; {fix}.csv)"
     cuda = [r for r in rows(fix) if r["experiment"] == "machine" and r["variant"] == "cuda"]
     if len(cuda) > 1:
         raise FillError(f"{fix}.csv has {len(cuda)} machine,cuda rows (need at most one)")
@@ -265,11 +292,25 @@ def note(text):
     return "<!--\n" + text.replace("--", "–") + "\n-->"
 
 
+def recorded_machines(nn):
+    """The suffixes of the machines lab NN has a recording of, in machines.tsv's order."""
+    found = [suffix for suffix, _ in MACHINES if recorded(f"lab{nn}-{suffix}")]
+    if not found:
+        raise FillError(f"lab {nn} has no recording on any machine of tests/fixtures/machines.tsv "
+                        f"(tests/fixtures/lab{nn}-SUFFIX.csv)")
+    return found
+
+
 def claim_verdicts(nn, cid):
-    """[(suffix, machine, verdict, detail)] of claim CID on every recorded machine."""
+    """[(suffix, machine, verdict, detail)] of claim CID on every machine of machines.tsv;
+    verdict and detail None on a machine lab NN has no recording of."""
+    recorded_machines(nn)
     out = []
     for suffix, name in MACHINES:
         fix = f"lab{nn}-{suffix}"
+        if not recorded(fix):
+            out.append((suffix, name, None, None))
+            continue
         table = verdicts(nn, fix)
         if cid not in table:
             raise FillError(f"claim {cid}: the host tool of lab {nn} gives no verdict for it on {fix}.csv")
@@ -278,21 +319,34 @@ def claim_verdicts(nn, cid):
 
 
 def untested_everywhere(nn, cid):
-    return all(v == "untested" for _, _, v, _ in claim_verdicts(nn, cid))
+    """No recording of lab NN tests claim CID (machines without a recording left out)."""
+    return all(v in (None, "untested") for _, _, v, _ in claim_verdicts(nn, cid))
+
+
+def machine_note(nn, suffix, name, detail):
+    """One machine's line of a claim's speaker notes."""
+    fix = f"lab{nn}-{suffix}"
+    if detail is None:
+        return f"{name}: {NOT_RECORDED} ({fix}.csv does not exist)"
+    return f"{name} ({fix}.csv): {detail}"
 
 
 def claim(nn, cid):
     found = claim_verdicts(nn, cid)
-    if all(v == "untested" for _, _, v, _ in found):
+    if untested_everywhere(nn, cid):
         raise FillError(f"claim {cid}: no recording can test it; it belongs in {{{{untested {nn}}}}}, not on a page of its own")
     lines = ['<div class="verdicts">']
     notes = []
     for suffix, name, v, detail in found:
         fix = f"lab{nn}-{suffix}"
+        notes.append(machine_note(nn, suffix, name, detail))
+        if v is None:
+            lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> '
+                         f'<span class="na">{NOT_RECORDED}</span></div>')
+            continue
         head = headline(cid, detail) if v != "untested" else ""
         lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> {badge(v)} '
                      f'<span class="big">{head}</span></div>')
-        notes.append(f"{name} ({fix}.csv): {detail}")
     lines.append("</div>")
     lines.append("")
     lines.append(note("\n\n".join(notes)))
@@ -300,7 +354,11 @@ def claim(nn, cid):
 
 
 def verdict_cell(nn, cid, suffix):
-    table = verdicts(nn, f"lab{nn}-{suffix}")
+    fix = f"lab{nn}-{suffix}"
+    if not recorded(fix):
+        recorded_machines(nn)
+        return f'<span class="na" title="{NOT_RECORDED}">no recording yet</span>'
+    table = verdicts(nn, fix)
     if cid not in table:
         raise FillError(f"claim {cid} of lab {nn} has no verdict on lab{nn}-{suffix}.csv")
     v, detail, _ = table[cid]
@@ -326,7 +384,7 @@ def claim_name(nn, cid):
 def lab_claims(spec):
     """[(nn, claim id, section)] of a lab spec NN or NN:A-B (claims A to B, from 1)."""
     nn, _, span = spec.partition(":")
-    first = verdicts(nn, f"lab{nn}-{MACHINES[0][0]}")
+    first = verdicts(nn, f"lab{nn}-{recorded_machines(nn)[0]}")
     lo, _, hi = span.partition("-")
     if span and not (lo.isdigit() and hi.isdigit() and 1 <= int(lo) <= int(hi)):
         raise FillError(f"{spec}: the span must be A-B with 1 <= A <= B")
@@ -360,12 +418,20 @@ def untested(labs):
         if not untested_everywhere(nn, cid):
             continue
         found = claim_verdicts(nn, cid)
+        reason = next(d for _, _, v, d in found if v is not None)
         out.append(f'| {nn} | <span data-claim="{cid}">{esc(claim_name(nn, cid))}</span> | {section} | '
-                   f"{esc(first_clause(found[0][3]))} |")
-        notes.append(f"{claim_name(nn, cid)}: " + " / ".join(f"{hw} ({'lab' + nn + '-' + sfx}.csv): {d}" for sfx, hw, _, d in found))
+                   f"{esc(first_clause(reason))} |")
+        notes.append(f"{claim_name(nn, cid)}: " + " / ".join(machine_note(nn, sfx, hw, d) for sfx, hw, _, d in found))
     if not notes:
         raise FillError(f"untested {' '.join(labs)}: every claim of these labs is tested by some recording")
     return "\n".join(out) + "\n\n" + note("\n\n".join(notes))
+
+
+def unrecorded(fix):
+    """The words for a machine a lab has no recording of; refused once the recording exists."""
+    if recorded(fix):
+        raise FillError(f"{fixture_file(fix)} exists now: show its numbers instead of {{{{unrecorded {fix}}}}}")
+    return NOT_RECORDED
 
 
 def num(fix, col, filters, fmt="%.1f", scale=1.0):
@@ -441,8 +507,10 @@ def fill_one(body):
         k, eq, v = a.partition("=")
         (opts.__setitem__(k, v) if eq and re.fullmatch(r"[a-z_]+", k) else pos.append(a))
     if name == "hw" and len(pos) == 1:
-        fixture_path(pos[0])
+        fixture_file(pos[0])
         return hardware(pos[0])
+    if name == "unrecorded" and len(pos) == 1:
+        return unrecorded(pos[0])
     if name == "name" and len(pos) == 2:
         return f'"{esc(claim_name(pos[0], pos[1]))}"'
     if name == "untested" and pos:

@@ -277,6 +277,25 @@ csv_get() {
         }' "$file"
 }
 
+# machine_rows COLUMN...: those columns, tab-separated, of each machine the course has
+# recordings of (tests/fixtures/machines.tsv, a row each: its recordings are labNN-SUFFIX.csv).
+machine_rows() {
+    awk -F'\t' -v OFS='\t' -v want="$*" '
+        /^#/ || !NF { next }
+        !head++ {
+            for (i = 1; i <= NF; i++) col[$i] = i
+            n = split(want, w, " ")
+            for (k = 1; k <= n; k++)
+                if (!(w[k] in col)) { print "no column " w[k] > "/dev/stderr"; exit 2 }
+            next
+        }
+        {
+            line = $col[w[1]]
+            for (k = 2; k <= n; k++) line = line OFS $col[w[k]]
+            print line
+        }' "$FIXTURES/machines.tsv"
+}
+
 # host_tool NN: the path of lab NN's host tool (verdicts and report from a
 # result file, no GPU needed).
 host_tool() {

@@ -107,26 +107,28 @@ static const lab_row *measure_link(const lab_rows *rows, const lab05_table_row *
     return one;
 }
 
-/* Another generation's row: datasheet arithmetic, labelled, beside this machine's link. */
-static lab_verdict table_arithmetic(const lab05_table_row *t, double rate, int gen, int lanes,
-                                    const lab_row *one, double peak, char *said, size_t len)
+/* Another generation's row: datasheet arithmetic, labelled, beside the link of the machine
+ * that measured (@p machine: lab_rows_machine()). */
+static lab_verdict table_arithmetic(const char *machine, const lab05_table_row *t, double rate,
+                                    int gen, int lanes, const lab_row *one, double peak,
+                                    char *said, size_t len)
 {
     const double row_peak = rate * t->links;
     char here[240] = "", mine[64] = "no PCIe link was measured", ends[48];
     if (gen > 0 && one != NULL) /* a link of this kind measured: scale it */
-        snprintf(here, sizeof here, "; this machine's %s link (%s) reaches %.0f%% of its own "
+        snprintf(here, sizeof here, "; %s's %s link (%s) reaches %.0f%% of its own "
                  "peak (%.1f of %.1f GB/s), which at the row's peak would be ~%.0f GB/s",
-                 t->nvlink_gen ? "NVLink" : "PCIe", lab05_ends(one, ends, sizeof ends),
+                 machine, t->nvlink_gen ? "NVLink" : "PCIe", lab05_ends(one, ends, sizeof ends),
                  100.0 * one->gbps / peak, one->gbps, peak, row_peak * one->gbps / peak);
     if (t->nvlink_gen)
         snprintf(mine, sizeof mine, "%s", gen > 0 ? "its NVLink is another generation"
                                                   : "no NVLink pair ran");
     else if (gen > 0)
         snprintf(mine, sizeof mine, "its PCIe link is gen %d x%d", gen, lanes);
-    return lab_say(LAB_UNTESTED, said, len, "%s is not on this machine (%s). Datasheet "
+    return lab_say(LAB_UNTESTED, said, len, "%s is not on %s (%s). Datasheet "
                    "arithmetic, not a measurement: %d %s x %.3g GB/s = %.1f GB/s one way, %.1f "
                    "both ways; the chapter's ~%.0f GB/s one way is %.0f%% of that%s%s%s", t->link,
-                   mine, t->links, t->nvlink_gen ? "links" : "lanes", rate, row_peak,
+                   machine, mine, t->links, t->nvlink_gen ? "links" : "lanes", rate, row_peak,
                    2.0 * row_peak, t->gbps, 100.0 * t->gbps / row_peak,
                    t->gbps > 1.02 * row_peak ? " (above the one-way peak: the datasheet's total "
                    "counts both directions)" : "",
@@ -155,7 +157,8 @@ static lab_verdict judge_table_row(const lab_rows *rows, const lab05_table_row *
     double peak = 0.0;
     const lab_row *one = measure_link(rows, t, a, b, &peak, said, len);
     if (gen != want || (!t->nvlink_gen && lanes != t->links))
-        return table_arithmetic(t, rate, gen, lanes, one, peak, said, len);
+        return table_arithmetic(lab_rows_machine(rows), t, rate, gen, lanes, one, peak, said,
+                                len);
     if (one == NULL)
         return LAB_UNTESTED;
     const lab_row *load = lab05_chase(rows, "host", -1, a);
@@ -269,8 +272,9 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
     const lab_row *on = ce_largest(rows, "peer", a, b), *pcie = ce_largest(rows, "host", -1, a);
     const size_t size = on && pcie ? (on->bytes < pcie->bytes ? on->bytes : pcie->bytes) : 0;
     if (size < ((size_t)16 << 20))
-        return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth over NVLink and over this "
-                       "machine's PCIe link (the host link) at 16 MiB or more%s", off);
+        return lab_say(LAB_UNTESTED, said, len, "needs ce_bandwidth over NVLink and over %s's "
+                       "PCIe link (the host link) at 16 MiB or more%s", lab_rows_machine(rows),
+                       off);
     on = ce(rows, "peer", a, b, size);
     pcie = ce(rows, "host", -1, a, size);
     if (on == NULL || pcie == NULL || pcie->gbps <= 0.0)

@@ -93,11 +93,14 @@ static lab_verdict across_machines(const lab_rows *rows, char *said, size_t len)
 {
     const lab_row *nccl = lab_rows_find(rows, "allreduce", "nccl", NULL, NULL, 0);
     const lab_row *skip = lab_rows_find(rows, "allreduce", "skipped", NULL, "nccl", 0);
-    return lab_say(LAB_UNTESTED, said, len, "the course runs on one machine: "
-                   "cudaDeviceCanAccessPeer and IPC handles only ever see GPUs of this one; "
-                   "NCCL's network transports between machines are not measured here; NCCL %s%s",
-                   nccl ? "ran here within this machine with " : "did not run here: ",
-                   nccl ? nccl->mode : skip ? skip->detail : "no allreduce rows");
+    static const char *const scope = "the course runs on one machine: cudaDeviceCanAccessPeer "
+        "and IPC handles only ever see GPUs of this one; NCCL's network transports between "
+        "machines are not measured here";
+    if (nccl != NULL)
+        return lab_say(LAB_UNTESTED, said, len, "%s; NCCL ran here within %s with %s", scope,
+                       lab_rows_machine(rows), nccl->mode);
+    return lab_say(LAB_UNTESTED, said, len, "%s; NCCL did not run here: %s", scope,
+                   skip ? skip->detail : "no allreduce rows");
 }
 
 static const lab_claim claims[] = {
