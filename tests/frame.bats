@@ -21,14 +21,44 @@ setup() {
     [ -d "$REPO_ROOT/tools/lab-template" ] || skip "the lab template is the maintainers': not in the student tree"
 }
 
+# outside_lab99: the scratch copy's changed or new files that are not lab 99's own, one a line.
+outside_lab99() {
+    local changed
+    changed=$(git -C "$SCRATCH" status --porcelain --untracked-files=all) || return 1
+    sed -E 's/^...//' <<<"$changed" |
+        grep -vE '^(labs/99-demo-lab/|solutions/99-demo-lab/|tests/lab99\.bats$|tests/unit/lab99\.c$|tests/mistakes/lab99-[a-z0-9-]+\.patch$)' ||
+        true
+}
+
 @test "frame: a new lab from the template touches only its own folders and test files" {
-    run git -C "$SCRATCH" status --porcelain --untracked-files=all
-    assert_success
     local outside
-    outside=$(sed -E 's/^...//' <<<"$output" |
-        grep -vE '^(labs/99-demo-lab/|solutions/99-demo-lab/|tests/lab99\.bats$|tests/unit/lab99\.c$)' || true)
+    outside=$(outside_lab99) || fail "git status failed in the scratch copy"
     [ -z "$outside" ] || fail "adding lab 99 touched: $outside"
     assert_file_exists "$SCRATCH/labs/99-demo-lab/student/copy_count.c"
+}
+
+# The rules are the tests tagged lab-rules in the suite's own files: each judges every lab.
+@test "frame: a new lab from the template passes every rule the suite holds labs to" {
+    local files=() f
+    for f in repo handouts grading; do
+        [ -f "$SCRATCH/tests/$f.bats" ] && files+=("tests/$f.bats")
+    done
+    [ "${#files[@]}" -gt 0 ] || fail "no file of the suite's rules in the scratch copy"
+    # The inner Bats gets none of this run's Bats variables (a -f filter, its test's names and
+    # folders), only where its libraries are.
+    local clean=() v
+    for v in $(compgen -e); do
+        if [[ $v == BATS_* && $v != BATS_LIB_PATH ]]; then clean+=(-u "$v"); fi
+    done
+    run env "${clean[@]}" BUILD="$SCRATCH/build" CUDA_ARCH=90 bash -c \
+        'cd "$1" && shift && bats --formatter tap --filter-tags lab-rules "$@"' _ "$SCRATCH" "${files[@]}"
+    assert_success
+    assert_line --regexp '^1\.\.[1-9][0-9]*$'
+    assert_line --regexp '^ok [0-9]+ [^#]*$' # one ran and passed, not only skips
+    # The rules' runs left nothing behind outside lab 99's own files.
+    local outside
+    outside=$(outside_lab99) || fail "git status failed in the scratch copy"
+    [ -z "$outside" ] || fail "the new lab, or the rules run on it, touched: $outside"
 }
 
 @test "frame: the new lab builds, lists its experiments and appears in make help" {

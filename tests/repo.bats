@@ -19,6 +19,7 @@ lab_names() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: the committed skeletons are exactly what the generator makes" {
     [ -d "$REPO_ROOT/solutions" ] || skip "a student tree: no solutions/ to generate from"
     # On a fresh clone (CI) nobody's work is in labs/: compare every file.
@@ -86,6 +87,7 @@ lab_names() {
     assert_success
 }
 
+# bats test_tags=lab-rules
 @test "repo: no solution text survives in a skeleton" {
     run grep -rl --include='*.c' --include='*.cu' --include='*.h' 'LAB_SKELETON' "$REPO_ROOT/labs"
     assert_failure
@@ -102,6 +104,7 @@ lab_names() {
     assert_output --regexp "^TODO 99\.1 is not done yet \(.*todo_demo\.c:4\)"
 }
 
+# bats test_tags=lab-rules
 @test "repo: the unfinished-TODO hint names what every handout has: its heading and the TODO's bullet" {
     local src="$BATS_TEST_TMPDIR/todo_demo.c" heading lab id
     printf '#include "todo.h"\nint main(void)\n{\n    LAB_TODO("99.1");\n}\n' >"$src"
@@ -120,6 +123,7 @@ lab_names() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: every lab has a handout, tests, a skeleton and a solution" {
     local lab number
     for lab in $(lab_names); do
@@ -133,6 +137,7 @@ lab_names() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: every TODO in a skeleton is explained in its handout" {
     local lab id
     for lab in $(lab_names); do
@@ -143,6 +148,7 @@ lab_names() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: every lab program built, reference and student" {
     local lab
     for lab in $(lab_names); do
@@ -151,6 +157,7 @@ lab_names() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: every program answers --help with usage and exit 0" {
     local p
     for p in $(all_programs); do
@@ -160,6 +167,7 @@ lab_names() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: every program without a GPU exits 77 with the reason" {
     local p
     for p in $(all_programs); do
@@ -169,6 +177,7 @@ lab_names() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: every program rejects an unknown option with exit 2" {
     local p
     for p in $(all_programs); do
@@ -181,6 +190,7 @@ lab_names() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: every program and host tool says a usage error the same way: one line, its name, --help" {
     local p name args
     for p in $(all_programs) "$BUILD_DIR"/host/*; do
@@ -379,6 +389,7 @@ lab_names() {
     refute_output --regexp '\.(o|d|a)$'
 }
 
+# bats test_tags=lab-rules
 @test "repo: make docs builds the API and handout pages with no warning" {
     command -v doxygen >/dev/null || skip "doxygen is not installed (sudo apt-get install doxygen)"
     local out="$BATS_TEST_TMPDIR/docs"
@@ -411,6 +422,7 @@ lab_names() {
     assert_output ""
 }
 
+# bats test_tags=lab-rules
 @test "repo: every handout has a Chinese twin with the same sections and TODO ids" {
     local lab en zh
     for lab in $(lab_names); do
@@ -758,6 +770,7 @@ no_gpu_report() {
     done <"$report/claims.tsv"
 }
 
+# bats test_tags=lab-rules
 @test "repo: every lab's claims are quoted with a section, and judged in its recorded run where it has one" {
     local lab id section quote meaning n
     while IFS=$'\t' read -r lab id section quote meaning; do
@@ -813,6 +826,7 @@ student_files() {
     find "$REPO_ROOT/labs/$1/student" -maxdepth 1 -type f \( -name '*.c' -o -name '*.cu' \) | sort
 }
 
+# bats test_tags=lab-rules
 @test "repo: each lab's student files are at most two sources, in labs/NN-*/student/" {
     local lab n
     for lab in $(lab_names); do
@@ -823,6 +837,7 @@ student_files() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: a student file holds only TODO functions, each naming its TODO" {
     local lab file bad
     for lab in $(lab_names); do
@@ -848,12 +863,14 @@ student_files() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "repo: the student files of all labs together stay under 2500 lines" {
     local total
     total=$(cat $(for lab in $(lab_names); do student_files "$lab"; done) | wc -l)
     [ "$total" -lt 2500 ] || fail "the student files hold $total lines"
 }
 
+# bats test_tags=lab-rules
 @test "repo: no function of common/, a harness or a solution is over 60 lines" {
     local long
     long=$(find "$REPO_ROOT/common" "$REPO_ROOT/labs" "$REPO_ROOT/solutions" "$REPO_ROOT/tools" \

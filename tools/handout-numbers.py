@@ -223,22 +223,25 @@ def ledger(lab, kind, zh):
     if kind not in HARDWARE:
         fail(f"ledger: '{kind}' is not one of {', '.join(HARDWARE)}")
     measured = total = 0
-    gpus, unrecorded = [], []
+    gpus, recorded_labs = [], []
     for d in sorted(os.listdir(os.path.join(ROOT, "labs"))):
         if not re.match(r"\d\d-", d):
             continue
         path = os.path.join(FIXTURES, f"lab{d[:2]}-{kind}")
         if not os.path.isfile(path):
-            unrecorded.append(d[:2])
             continue
+        recorded_labs.append(d[:2])
         gpus = gpus or machine(path)[0]
         for r in claims_judged(d, path):
             total += 1
             measured += r["value"] in ("holds", "does_not_hold")
     hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({HARDWARE[kind][0]})"
-    missing = f"; no recording of lab {', '.join(unrecorded)} yet" if unrecorded else ""
+    # The labs counted, by name: a lab not recorded yet is named nowhere outside its own folders.
+    labs = ", ".join(recorded_labs[:-1]) + f" and {recorded_labs[-1]}" if len(recorded_labs) > 1 \
+        else "".join(recorded_labs)
     return (f"- on {hw}: {measured} of the chapter's {total} claims get a measured verdict "
-            f"(`tests/fixtures/labNN-{kind}`, verdicts recomputed by each lab's host tool{missing})."
+            f"(`tests/fixtures/labNN-{kind}` of lab{'s' if len(recorded_labs) > 1 else ''} {labs}, "
+            f"verdicts recomputed by each lab's host tool)."
             f"{conversions.ledger(kind)}\n")
 
 

@@ -10,10 +10,11 @@
 
 extern const lab_host_part lab_host;
 
+/** @brief One timed copy: what enqueue_copy() puts in the stream. */
 typedef struct copy_job {
-    void *dst;
-    const void *src;
-    size_t bytes;
+    void *dst;       /**< the destination, on GPU 0 */
+    const void *src; /**< the source, on GPU 0 */
+    size_t bytes;    /**< the bytes copied, counted by copy_bytes() */
 } copy_job;
 
 static cudaError_t enqueue_copy(cudaStream_t stream, void *arg)
