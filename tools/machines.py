@@ -12,6 +12,7 @@ machine or a suffix. (tests/helpers/machines.bash answers the same for the tests
     machines.py recordings [NN] [COL=VALUE ...]   the recordings (paths) of lab NN, or of every
                                                   lab, of those machines; FIXTURES=DIR looks
                                                   for them in DIR
+    machines.py of FILE                           "NN<TAB>SUFFIX" of a recording (labNN-SUFFIX.csv)
 
 Exit 2 for bad usage, 1 for a table that cannot be read or a machine or column it lacks.
 """
@@ -148,6 +149,10 @@ def main(argv):
             if args[2] not in m:
                 raise Unknown(f"{TABLE} has no column '{args[2]}'")
             print(m[args[2]])
+            return 0
+        if len(args) == 2 and args[0] == "of":
+            nn, m = of(args[1])
+            print(f"{nn}\t{m['suffix']}")
             return 0
         if args and args[0] == "recordings":
             rest = args[1:]
