@@ -2,10 +2,12 @@
 # make-plots.sh [OUTDIR]: draw the slides' plots and diagram from the
 # recorded runs.
 #
-# Reads tests/fixtures/labNN-run.csv and labNN-run-1xh200.csv (the --csv
-# output of each lab's reference program, recorded on the machines that
-# tests/fixtures/machines.tsv names) and writes the PNGs the decks show into OUTDIR (default:
-# slides/img), and topology.svg (slides/diagrams/topology.py, drawn by
+# Reads two recordings of each lab, tests/fixtures/labNN-SUFFIX.csv (the rows
+# of each lab's reference program): the first in the order of
+# tests/fixtures/machines.tsv made on a pair of GPUs (gpu_count 2: its peer
+# link) and the first made on one GPU (gpu_count 1: its host link), and writes
+# the PNGs the decks show into OUTDIR (default: slides/img), each titled with
+# its machine's row, and topology.svg (slides/diagrams/topology.py, drawn by
 # Graphviz). Needs gnuplot (its pngcairo terminal where it has one) and dot.
 #
 #   slides/plots/make-plots.sh                 # regenerate slides/img
@@ -25,14 +27,24 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$root/slides/img}
 fixtures=${FIXTURES:-$root/tests/fixtures}
-# machine SUFFIX: "2× NVIDIA H200, NVLink 4 ×18", the hardware of the
-# recordings labNN-SUFFIX.csv, from the one table that names the machines.
-machine() {
-    awk -F'\t' -v s="$1" '!/^#/ && $1 == s { print $2 ", " $3; found = 1 } END { exit !found }' \
-        "$root/tests/fixtures/machines.tsv" || { echo "make-plots: tests/fixtures/machines.tsv has no machine '$1'" >&2; exit 1; }
+machines=$root/tools/machines.py # reads the one table that names the machines
+# pick LAB COL=VALUE...: the path of lab LAB's first recording made on a
+# machine with these columns (tools/machines.py), or exit saying none is.
+pick() {
+    local lab=$1 f
+    shift
+    f=$(FIXTURES=$fixtures python3 "$machines" recordings "$lab" "$@" | head -n 1)
+    [ -n "$f" ] || { echo "make-plots: lab $lab has no recording in $fixtures on a machine with $* (tests/fixtures/machines.tsv)" >&2; exit 1; }
+    echo "$f"
 }
-hw=$(machine run)
-hw1=$(machine run-1xh200)
+# hardware FILE: "GPUS, LINK" of the machine a recording was made on, as its
+# row of tests/fixtures/machines.tsv writes them.
+hardware() {
+    local suffix
+    suffix=$(python3 "$machines" of "$1" | cut -f2)
+    [ -n "$suffix" ] || exit 1
+    echo "$(python3 "$machines" field "$suffix" gpus), $(python3 "$machines" field "$suffix" link)"
+}
 check=""
 [ "${LAYOUT_CHECK:-0}" = 1 ] && check="layout_check=1; "
 
@@ -51,8 +63,10 @@ want="experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,ma
 
 mkdir -p "$out"
 for lab in "${labs[@]}"; do
-    csv="$fixtures/lab$lab-run.csv"
-    csv1="$fixtures/lab$lab-run-1xh200.csv"
+    csv=$(pick "$lab" gpu_count=2)
+    csv1=$(pick "$lab" gpu_count=1)
+    hw=$(hardware "$csv")
+    hw1=$(hardware "$csv1")
     for f in "$csv" "$csv1"; do
         [ -r "$f" ] || { echo "make-plots: $f is missing" >&2; exit 1; }
         got=$(head -n 1 "$f" | tr -d '\r')
