@@ -436,15 +436,15 @@ host_gpu() {
 }
 
 # slowed FIELD FACTOR CONDITION: the recording with nvbandwidth's runs beside it
-# (lab05_nvbandwidth_recording) with FIELD scaled where the awk CONDITION holds,
+# (nvbandwidth_recording 05) with FIELD scaled where the awk CONDITION holds,
 # into $BATS_TEST_TMPDIR/slow.csv.
 slowed() {
-    awk -F, -v OFS=, "$3 { \$$1 = \$$1 * $2 } 1" "$(lab05_nvbandwidth_recording)" >"$BATS_TEST_TMPDIR/slow.csv"
+    awk -F, -v OFS=, "$3 { \$$1 = \$$1 * $2 } 1" "$(nvbandwidth_recording 05)" >"$BATS_TEST_TMPDIR/slow.csv"
 }
 
 @test "05: the host-link bars fail a run below nvbandwidth, and a reference that is not nvbandwidth's" {
     local fx runs file="$BATS_TEST_TMPDIR/slow.csv"
-    fx=$(lab05_nvbandwidth_recording)
+    fx=$(nvbandwidth_recording 05)
     runs=("${fx%.csv}".nvbandwidth-*.json)
     slowed 13 0.8 '$1 == "ce_bandwidth" && $3 == "host" && $6 == "each_way"'
     run lab05_check_host_bars "$file" "${runs[@]}"
@@ -486,7 +486,7 @@ print(min(f, key=f.get), 0.49 * (lo + hi))' "$REPO_ROOT/tools" "${runs[@]}")
 @test "05: where nvbandwidth's own runs differ by more than 2%, the host-link bar is its slower run" {
     local fx first slow="$BATS_TEST_TMPDIR/slow.json"
     local file="$BATS_TEST_TMPDIR/slow.csv" nvb
-    fx=$(lab05_nvbandwidth_recording)
+    fx=$(nvbandwidth_recording 05)
     first="${fx%.csv}.nvbandwidth-before.json"
     assert_file_exists "$first"
     second_run_at() { # a second nvbandwidth run: its host -> GPU each way at FACTOR x the first's
@@ -527,7 +527,7 @@ json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow" "$1"
 
 @test "05: the host-link bars compare GPU a with nvbandwidth's figures of GPU a only" {
     local two="$BATS_TEST_TMPDIR/two.json" fx
-    fx=$(lab05_nvbandwidth_recording)
+    fx=$(nvbandwidth_recording 05)
     assert_file_exists "${fx%.csv}.nvbandwidth-before.json"
     # nvbandwidth on two GPUs: GPU 1's link 20% faster, its latency half; then the other way round.
     two_gpus() {
@@ -551,7 +551,7 @@ json.dump(d, open(sys.argv[3], "w"))' "${fx%.csv}.nvbandwidth-before.json" "$1" 
 @test "05: the report sets nvbandwidth's best beside the host link, and says how to get it when none is given" {
     local tool="$BUILD_DIR/host/05-p2p-performance" fixture runs
     local nvb="$BATS_TEST_TMPDIR/nvbandwidth.csv"
-    fixture=$(lab05_nvbandwidth_recording)
+    fixture=$(nvbandwidth_recording 05)
     runs=("${fixture%.csv}".nvbandwidth-*.json)
     python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "${runs[@]}" >"$nvb"
     run "$tool" report "$fixture" "$nvb"

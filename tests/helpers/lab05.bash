@@ -313,18 +313,6 @@ lab05_rows_of_its_machine() {
         }' "$file"
 }
 
-# lab05_nvbandwidth_recording: the first of lab 05's recordings (in the order
-# of tests/fixtures/machines.tsv) with nvbandwidth's runs beside it
-# (labNN-SUFFIX.nvbandwidth-*.json): the one the host-link bars are tried on.
-lab05_nvbandwidth_recording() {
-    local fx
-    for fx in $(recordings 05); do
-        compgen -G "${fx%.csv}.nvbandwidth-*.json" >/dev/null && { echo "$fx"; return 0; }
-    done
-    echo "lab 05 has no recording with nvbandwidth's runs beside it (lab05-SUFFIX.nvbandwidth-*.json)" >&2
-    return 1
-}
-
 # lab05_check_host_bars FILE NVBANDWIDTH.json...: GPU a's host link (its best
 # at 64 MiB or more, its least load latency; FILE may hold the rows of several
 # runs) against the best of the nvbandwidth runs given on the same GPU

@@ -88,6 +88,18 @@ recording() {
     echo "$first"
 }
 
+# nvbandwidth_recording NN: the path of lab NN's first recording (in the
+# table's order) with nvbandwidth's runs beside it (labNN-SUFFIX.nvbandwidth-*.json);
+# fails, saying so, when none has.
+nvbandwidth_recording() {
+    local fx
+    for fx in $(recordings "$1"); do
+        compgen -G "${fx%.csv}.nvbandwidth-*.json" >/dev/null && { echo "$fx"; return 0; }
+    done
+    echo "lab $1 has no recording with nvbandwidth's runs beside it (lab$1-SUFFIX.nvbandwidth-*.json)" >&2
+    return 1
+}
+
 # recording_suffix FILE: the suffix of a recording (labNN-SUFFIX.csv or its
 # .cmd); fails, saying so, for a file that is not a recording of a machine of the table.
 recording_suffix() {
