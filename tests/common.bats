@@ -174,7 +174,7 @@ probe() {
 
 @test "common: a result row keeps a long text whole; a line past the reader's limit is refused" {
     local header text long
-    header=$(sed -n 1p "$FIXTURES/lab05-run.csv")
+    header=$(sed -n 1p "$FIXTURES/rows-header.csv")
     # A verdict's text can run to hundreds of characters (the writer turns commas into ';').
     text="$(printf 'measured; then compared %.0s' {1..28})end"
     probe rows <<<"$(printf '%s\nclaim,x,,-1,-1,4.4,0,0,0,,,,,,-1,holds,%s\n' "$header" "$text")"

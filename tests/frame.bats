@@ -114,29 +114,32 @@ outside_lab99() {
     [ "$forged" != "$honest" ] || fail "the forged tree scores the same in place: the test proves nothing"
 }
 
-@test "frame: the verdicts recomputed from every recorded run (2x H200, 1x H200) are the recorded ones" {
+@test "frame: the verdicts recomputed from every recorded run (on every machine of machines.tsv) are the recorded ones" {
     local fixture lab tool n=0
-    for fixture in "$FIXTURES"/lab[0-9][0-9]-run*.csv; do
-        lab=$(basename "$fixture" | sed -E 's/^lab([0-9]+)-run.*\.csv$/\1/')
+    for fixture in $(all_recordings); do
+        lab=$(basename "$fixture" | cut -c4-5)
         tool=$(host_tool "$lab" 2>/dev/null) || continue
         run "$tool" check "$fixture"
-        [ "$status" -eq 0 ] || fail "lab $lab: $output"
+        [ "$status" -eq 0 ] || fail "$(basename "$fixture"): $output"
         n=$((n + 1))
     done
     [ "$n" -gt 0 ] || fail "no recorded run has a host tool"
 }
 
 @test "frame: every lab's claims.tsv and its judges name the same claims" {
-    local dir lab tool fixture
+    local dir lab tool fixture n=0
     for dir in "$REPO_ROOT"/labs/[0-9][0-9]-*/harness; do
         lab=$(basename "$(dirname "$dir")")
         tool="$BUILD_DIR/host/$lab"
-        fixture="$FIXTURES/lab${lab%%-*}-run.csv"
-        [ -f "$fixture" ] || continue
-        diff <(grep -v '^#' "$REPO_ROOT/labs/$lab/claims.tsv" | tail -n +2 | cut -f1 | sort) \
-             <("$tool" verdicts "$fixture" | awk -F, 'NR > 1 { print $2 }' | sort) ||
-            fail "$lab: claims.tsv and the lab's judges differ (< catalogue, > judges)"
+        # A lab not recorded yet has no run to judge.
+        for fixture in $(recordings "${lab%%-*}"); do
+            diff <(grep -v '^#' "$REPO_ROOT/labs/$lab/claims.tsv" | tail -n +2 | cut -f1 | sort) \
+                 <("$tool" verdicts "$fixture" | awk -F, 'NR > 1 { print $2 }' | sort) ||
+                fail "$lab: claims.tsv and the lab's judges of $(basename "$fixture") differ (< catalogue, > judges)"
+            n=$((n + 1))
+        done
     done
+    [ "$n" -gt 0 ] || fail "no lab has a recording to judge"
 }
 
 @test "frame: a host tool refuses a file that is not a result file, naming the line" {
@@ -153,7 +156,9 @@ outside_lab99() {
     run "$tool" verdicts "$BATS_TEST_TMPDIR/missing.csv"
     assert_failure 1
     assert_output --partial "cannot open"
-    run "$tool" report "$FIXTURES/lab01-run.csv"
+    local other
+    other=$(recording 01)
+    run "$tool" report "$other"
     assert_failure 1
     assert_output --partial "the rows of another lab"
     run "$tool"
@@ -164,7 +169,7 @@ outside_lab99() {
     local suffix fixture tool kind plain told spoke=0
     # Every recording, each verdict and report section: told, it is the same text with the
     # recording's machine named from elsewhere, and nothing of it speaks of "this machine".
-    for suffix in $(machine_rows suffix); do
+    for suffix in $(machine_suffixes); do
         for fixture in "$FIXTURES"/lab[0-9][0-9]-"$suffix".csv; do
             tool=$(host_tool "$(basename "$fixture" | cut -c4-5)") || continue
             for kind in verdicts report; do

@@ -31,66 +31,75 @@ copy_tree() {
 }
 
 # bats test_tags=lab-rules
-@test "handouts: each cites both recordings, 2x H200 NVLink and 1x H200 PCIe, with the hardware" {
-    local h nn kind fx
+@test "handouts: each cites the recording of every machine of machines.tsv, with the hardware" {
+    local h nn kind fx suffix gpus caption
+    [ -n "$(machine_suffixes)" ] || fail "tests/fixtures/machines.tsv names no machine"
     for h in $(handouts); do
         nn=$(basename "$(dirname "$h")" | cut -c1-2)
-        for fx in "lab$nn-run.csv" "lab$nn-run-1xh200.csv"; do
+        for suffix in $(machine_suffixes); do
+            fx="lab$nn-$suffix.csv"
             for kind in caption report verdicts; do
                 grep -qF "<!-- numbers: $kind $fx -->" "$h" || fail "$h: no generated $kind of $fx"
             done
+            # A lab not recorded yet says so in each of those parts (the next test holds that).
+            [ -f "$FIXTURES/$fx" ] || continue
+            # The caption names the machine as its row does: the GPUs, then its link.
+            gpus=$(machine_field "$suffix" gpus)
+            if [[ "$h" = *.zh-CN.md ]]; then
+                caption="记录于 **$gpus**（$(machine_field "$suffix" link_zh)）"
+            else
+                caption="Recorded on **$gpus** ($(machine_field "$suffix" link_en))"
+            fi
+            grep -qF -- "$caption" "$h" || fail "$h: the recording $fx does not name its hardware: no '$caption'"
         done
-        # A lab not recorded yet says so in each of those parts (the next test holds that).
-        if [ ! -f "$FIXTURES/lab$nn-run.csv" ] || [ ! -f "$FIXTURES/lab$nn-run-1xh200.csv" ]; then
-            continue
-        elif [[ "$h" = *.zh-CN.md ]]; then
-            grep -qF '记录于 **2× NVIDIA H200**（两块 GPU 之间为 NVLink' "$h" || fail "$h: the 2x H200 recording does not name its hardware"
-            grep -qF '记录于 **1× NVIDIA H200**（经 PCIe Gen5' "$h" || fail "$h: the 1x H200 recording does not name its hardware"
-        else
-            grep -qF 'Recorded on **2× NVIDIA H200** (NVLink' "$h" || fail "$h: the 2x H200 recording does not name its hardware"
-            grep -qF 'Recorded on **1× NVIDIA H200** (PCIe Gen5' "$h" || fail "$h: the 1x H200 recording does not name its hardware"
-        fi
     done
 }
 
 @test "handouts: a lab not recorded yet says so in its generated parts, leaves the README's ledger as it was, and the check passes" {
-    local copy
+    local copy suffix kind=caption first
     copy=$(copy_tree)
     mkdir -p "$copy/labs/98-unrecorded"
-    printf '# Lab 98\n\n<!-- numbers: caption lab98-run.csv -->\n<!-- /numbers -->\n\n<!-- numbers: verdicts lab98-run-1xh200.csv -->\n<!-- /numbers -->\n' \
-        >"$copy/labs/98-unrecorded/README.md"
+    # A caption of the first machine's recording, the verdicts of the next, and so on.
+    printf '# Lab 98\n' >"$copy/labs/98-unrecorded/README.md"
+    for suffix in $(machine_suffixes); do
+        printf '\n<!-- numbers: %s lab98-%s.csv -->\n<!-- /numbers -->\n' "$kind" "$suffix" >>"$copy/labs/98-unrecorded/README.md"
+        [ "$kind" = caption ] && kind=verdicts || kind=caption
+    done
     sed 's/^# Lab 98$/# 实验 98/' "$copy/labs/98-unrecorded/README.md" >"$copy/labs/98-unrecorded/README.zh-CN.md"
     run numbers "$copy"
     assert_success
     run numbers "$copy" --check
     assert_success
     run cat "$copy/labs/98-unrecorded/README.md"
-    assert_output --partial 'No recording of this lab yet (`tests/fixtures/lab98-run.csv` does not exist)'
-    assert_output --partial 'No recording of this lab yet (`tests/fixtures/lab98-run-1xh200.csv` does not exist)'
+    for suffix in $(machine_suffixes); do
+        assert_output --partial "No recording of this lab yet (\`tests/fixtures/lab98-$suffix.csv\` does not exist)"
+    done
+    first=$(machine_suffixes | head -n 1)
     run cat "$copy/labs/98-unrecorded/README.zh-CN.md"
-    assert_output --partial '本实验在这台机器上尚无记录（`tests/fixtures/lab98-run.csv` 还不存在）'
+    assert_output --partial "本实验在这台机器上尚无记录（\`tests/fixtures/lab98-$first.csv\` 还不存在）"
     # The ledger counts and names the recorded labs only: a new lab changes nothing outside its folders.
     run diff "$REPO_ROOT/README.md" "$copy/README.md"
     assert_success
     run grep -F 'claims get a measured verdict' "$copy/README.md"
-    assert_output --partial '`tests/fixtures/labNN-run.csv` of labs 01, '
+    assert_output --partial "\`tests/fixtures/labNN-$first.csv\` of labs 01, "
     refute_output --partial "98"
     # A fixture of another lab is still refused.
-    printf '<!-- numbers: report lab05-run.csv -->\n<!-- /numbers -->\n' >>"$copy/labs/98-unrecorded/README.md"
+    printf '<!-- numbers: report lab05-%s.csv -->\n<!-- /numbers -->\n' "$first" >>"$copy/labs/98-unrecorded/README.md"
     run numbers "$copy" --check
     assert_failure
-    assert_output --partial "'lab05-run.csv' is not one of its recorded runs"
+    assert_output --partial "'lab05-$first.csv' is not one of its recorded runs"
 }
 
 @test "handouts: a generated number edited by hand fails the check" {
-    local copy
+    local copy fx
     copy=$(copy_tree)
-    # The first table cell with a decimal inside a generated report.
-    python3 - "$copy/labs/02-memcpy-peer/README.md" <<'EOF'
+    fx=$(recording 02 gpu_count=2)
+    # The first table cell with a decimal inside a generated report (of the recording on a pair).
+    python3 - "$copy/labs/02-memcpy-peer/README.md" "$(basename "$fx")" <<'EOF'
 import re, sys
 p = sys.argv[1]
 s = open(p).read()
-a = s.index("<!-- numbers: report lab02-run.csv -->")
+a = s.index(f"<!-- numbers: report {sys.argv[2]} -->")
 m = re.compile(r"\| (\d+\.\d+) \|").search(s, a)
 s = s[:m.start(1)] + "9" + s[m.start(1):]
 open(p, "w").write(s)
@@ -141,9 +150,15 @@ EOF
             fail "lab $n's handout does not say where $fixture came from"
     done <"$FIXTURES/converted.tsv"
     # A recording of the lab's own program has nothing to say.
-    run python3 "$REPO_ROOT/tools/converted.py" lab03-run.csv
-    assert_success
-    assert_output ""
+    local own=0
+    for fixture in $(all_recordings); do
+        cut -f1 "$FIXTURES/converted.tsv" | grep -qFx -- "$(basename "$fixture")" && continue
+        run python3 "$REPO_ROOT/tools/converted.py" "$(basename "$fixture")"
+        assert_success
+        assert_output ""
+        own=$((own + 1))
+    done
+    [ "$own" -gt 0 ] || fail "every recording is listed in converted.tsv: the test proves nothing"
 }
 
 @test "handouts: a figure may be a recorded one rounded, its nvbandwidth runs' included, and no other" {
@@ -176,8 +191,11 @@ EOF
     local copy
     [ -d "$REPO_ROOT/solutions" ] || skip "a student tree: its README is the student's, with no claim counts"
     copy=$(copy_tree)
-    grep -qF '<!-- numbers: ledger run-1xh200.csv -->' "$copy/README.md"
-    grep -qF '<!-- numbers: ledger run.csv -->' "$copy/README.md"
+    local suffix
+    for suffix in $(machine_suffixes); do
+        grep -qF "<!-- numbers: ledger $suffix.csv -->" "$copy/README.md" ||
+            fail "README.md has no ledger of the recordings labNN-$suffix.csv"
+    done
     sed -i -E 's/: ([0-9]+) of the chapter.s/: 99 of the chapter'"'"'s/' "$copy/README.md"
     run numbers "$copy" --check
     assert_failure
@@ -185,12 +203,13 @@ EOF
 }
 
 @test "handouts: a generated part cites a fixture of its own lab that exists" {
-    local copy
+    local copy fx
     copy=$(copy_tree)
-    printf '\n<!-- numbers: report lab05-run.csv -->\n<!-- /numbers -->\n' >>"$copy/labs/01-peer-checks/README.md"
+    fx=$(basename "$(recording 05)")
+    printf '\n<!-- numbers: report %s -->\n<!-- /numbers -->\n' "$fx" >>"$copy/labs/01-peer-checks/README.md"
     run numbers "$copy" --check
     assert_failure
-    assert_output --partial "'lab05-run.csv' is not one of its recorded runs"
+    assert_output --partial "'$fx' is not one of its recorded runs"
 }
 
 # bats test_tags=lab-rules

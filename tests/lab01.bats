@@ -146,27 +146,36 @@ assert_all_verified() {
     assert_success
 }
 
-# --- the recorded 2xH200 run (every machine) -----------------------------------
+# --- the recorded runs (every machine; tests/fixtures/machines.tsv names theirs) ---
 
-@test "01: the recorded 2xH200 run passes the run checker" {
-    run lab01_check_run "$FIXTURES/lab01-run.csv"
-    assert_success
+@test "01: every recorded run passes the run checker (its rows, floors and ceilings included)" {
+    local fx n=0
+    for fx in $(recordings 01); do
+        run lab01_check_run "$fx"
+        [ "$status" -eq 0 ] || fail "$(basename "$fx"): $output"
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || fail "lab 01 has no recording"
 }
 
 @test "01: the run checker rejects every broken edit of the recorded run" {
     assert_checker_rejects_all 01 lab01_check_run
 }
 
-@test "01: the host tool recomputes the recorded 2xH200 verdicts" {
-    run "$(host_tool 01)" check "$FIXTURES/lab01-run.csv"
+@test "01: the host tool recomputes the verdicts recorded on a pair of GPUs" {
+    local fx
+    fx=$(recording 01 gpu_count=2)
+    run "$(host_tool 01)" check "$fx"
     assert_success
-    run "$(host_tool 01)" verdicts "$FIXTURES/lab01-run.csv"
+    run "$(host_tool 01)" verdicts "$fx"
     assert_line --regexp '^claim,flags_must_be_zero,.*,holds,'
     assert_line --regexp '^claim,access_is_mutual,.*,does_not_hold,'
 }
 
 @test "01: the report section draws the recorded P2P matrix as a Markdown table" {
-    run "$(host_tool 01)" report "$FIXTURES/lab01-run.csv"
+    local fx
+    fx=$(recording 01 gpu_count=2)
+    run "$(host_tool 01)" report "$fx"
     assert_success
     assert_line '| | GPU 0 | GPU 1 |'
     assert_line '| **GPU 0** | 0 (itself) | 1 |'
@@ -175,11 +184,14 @@ assert_all_verified() {
     assert_line '| 0 → 1 | 0 | 1 | 1 | 1 |'
 }
 
-@test "01: claims.tsv names exactly the claims judged on the recorded run" {
-    local listed judged
+@test "01: claims.tsv names exactly the claims judged on each recorded run" {
+    local listed judged fx
     listed=$(grep -v '^#' "$REPO_ROOT/labs/01-peer-checks/claims.tsv" | tail -n +2 | cut -f1 | sort)
-    judged=$("$(host_tool 01)" verdicts "$FIXTURES/lab01-run.csv" | tail -n +2 | cut -d, -f2 | sort)
-    assert_equal "$judged" "$listed"
+    [ -n "$(recordings 01)" ] || fail "lab 01 has no recording"
+    for fx in $(recordings 01); do
+        judged=$("$(host_tool 01)" verdicts "$fx" | tail -n +2 | cut -d, -f2 | sort)
+        [ "$judged" = "$listed" ] || fail "$(basename "$fx"): judged $(echo $judged), claims.tsv lists $(echo $listed)"
+    done
 }
 
 # --- with one GPU or more -------------------------------------------------------
@@ -377,8 +389,9 @@ assert_all_verified() {
 }
 
 @test "01: the explicit-memory claim is judged from its rows: kept on every direction, or not" {
-    local file=$BATS_TEST_TMPDIR/explicit.csv
-    { grep -v '^claim,' "$FIXTURES/lab01-run.csv"
+    local file=$BATS_TEST_TMPDIR/explicit.csv fx
+    fx=$(recording 01 gpu_count=2)
+    { grep -v '^claim,' "$fx"
       echo "explicit_memory,owner_with_access,peer,1,0,,0,0,0,,,,,,1,device 1,"
       echo "explicit_memory,after_owner_free,peer,1,0,,0,0,0,,,,,,-1,cudaErrorInvalidValue,"; } >"$file"
     run "$(host_tool 01)" verdicts "$file"
@@ -386,9 +399,4 @@ assert_all_verified() {
     sed -i 's/^explicit_memory,owner_with_access,peer,1,0,,0,0,0,,,,,,1,device 1,$/explicit_memory,owner_with_access,peer,1,0,,0,0,0,,,,,,0,managed,/' "$file"
     run "$(host_tool 01)" verdicts "$file"
     assert_line --regexp '^claim,memory_still_explicit,.*,does_not_hold,on 0 of 1 directions '
-}
-
-@test "01: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
-    run lab01_check_run "$FIXTURES/lab01-run-1xh200.csv"
-    assert_success
 }

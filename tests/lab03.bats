@@ -124,14 +124,16 @@ routes_here() {
     refute_output --partial "not ok"
 }
 
-@test "03: the checker accepts the recorded 2xH200 run" {
-    [ -f "$FIXTURES/lab03-run.csv" ] ||
-        fail "fixture missing: tests/fixtures/lab03-run.csv (record it with: $(cat "$FIXTURES/lab03.cmd"))"
-    run lab03_check_csv "$FIXTURES/lab03-run.csv"
-    assert_success
-    assert_output ""
-    # The recording is the full default run: the sweep reaches 1 GiB.
-    run csv_get "$FIXTURES/lab03-run.csv" bytes experiment=transfer variant=pull route=peer
+@test "03: the checker accepts every recorded run (its rows, floors and ceilings included), silently" {
+    local fx
+    [ -n "$(recordings 03)" ] || fail "lab 03 has no recording (tests/fixtures/lab03-SUFFIX.csv)"
+    for fx in $(recordings 03); do
+        run lab03_check_csv "$fx"
+        [ "$status" -eq 0 ] && [ -z "$output" ] || fail "$(basename "$fx") (status $status): $output"
+    done
+    # The recording on a pair of GPUs is the full default run: the sweep reaches 1 GiB.
+    fx=$(recording 03 gpu_count=2)
+    run csv_get "$fx" bytes experiment=transfer variant=pull route=peer
     assert_line 1073741824
 }
 
@@ -139,8 +141,10 @@ routes_here() {
     assert_checker_rejects_all 03 lab03_check_csv
 }
 
-@test "03: the recorded verdicts are what the rows say" {
-    run "$(host_tool 03)" verdicts "$FIXTURES/lab03-run.csv"
+@test "03: the verdicts recorded on a pair of GPUs are what the rows say" {
+    local fx
+    fx=$(recording 03 gpu_count=2)
+    run "$(host_tool 03)" verdicts "$fx"
     assert_success
     assert_line --regexp '^claim,peer_kernel_access_works,.*,holds,'
     refute_line --regexp '^claim,pull_vs_copy_then_compute,'
@@ -148,24 +152,27 @@ routes_here() {
     # Synthetic: the peer read finishing without an error (a system that maps peer memory
     # without the call) does not hold.
     sed -E 's/^(fault,outcome,peer_off,1,0,no_access,0,0,0,,,,,,-1),fault,/\1,silent_success,/' \
-        "$FIXTURES/lab03-run.csv" >"$BATS_TEST_TMPDIR/silent.csv"
+        "$fx" >"$BATS_TEST_TMPDIR/silent.csv"
     run "$(host_tool 03)" verdicts "$BATS_TEST_TMPDIR/silent.csv"
     assert_line --regexp '^claim,access_without_enable_fails,.*,does_not_hold,child process: GPU 0.s kernel read GPU 1.s memory without cudaDeviceEnablePeerAccess; and no error came'
 }
 
 @test "03: on one GPU the fault on unregistered host memory is labelled as such, no verdict on peer access" {
-    local file=$BATS_TEST_TMPDIR/silent.csv
-    run "$(host_tool 03)" verdicts "$FIXTURES/lab03-run-1xh200.csv"
+    local file=$BATS_TEST_TMPDIR/silent.csv fx
+    fx=$(recording 03 gpu_count=1)
+    run "$(host_tool 03)" verdicts "$fx"
     assert_line --regexp '^claim,access_without_enable_fails,.*,untested,the claim is about a peer GPU.s memory and needs two GPUs\. The host-memory analogue in a child process: GPU 0.s kernel read host memory never given to it: launch cudaSuccess; synchronize cudaErrorIllegalAddress; .*what was withheld is host registration and not peer access$'
     # Synthetic: the same child finishing without an error is no verdict on peer access either.
     sed -E 's/^(fault,outcome,host,-1,0,pageable,0,0,0,,,,,,-1),fault,/\1,silent_success,/' \
-        "$FIXTURES/lab03-run-1xh200.csv" >"$file"
+        "$fx" >"$file"
     run "$(host_tool 03)" verdicts "$file"
     assert_line --regexp '^claim,access_without_enable_fails,.*,untested,the claim is about a peer GPU.s memory'
 }
 
-@test "03: the report section of the recorded run has the transfer and read-pattern tables" {
-    run "$(host_tool 03)" report "$FIXTURES/lab03-run.csv"
+@test "03: the report section of the run recorded on a pair of GPUs has the transfer and read-pattern tables" {
+    local fx
+    fx=$(recording 03 gpu_count=2)
+    run "$(host_tool 03)" report "$fx"
     assert_success
     assert_line "| peer | 1 GiB | 368.9 | 368.0 | 395.5 | 314.1 |"
     assert_line "| 1 | 360.7 | - | 1469.8 |"
@@ -379,8 +386,9 @@ routes_here() {
 }
 
 @test "03: access is per direction: a read with access enabled only the other way is judged beside the one with none" {
-    local file=$BATS_TEST_TMPDIR/one-way.csv
-    { cat "$FIXTURES/lab03-run.csv"
+    local file=$BATS_TEST_TMPDIR/one-way.csv fx
+    fx=$(recording 03 gpu_count=2)
+    { cat "$fx"
       echo "fault,outcome,peer_off,1,0,one_way,0,0,0,,,,,,-1,fault,"
       echo "fault,reverse_enabled,peer_off,1,0,one_way,0,0,0,,,,,,-1,cudaSuccess,"
       echo "fault,launch,peer_off,1,0,one_way,0,0,0,,,,,,-1,cudaSuccess,"
@@ -393,11 +401,6 @@ routes_here() {
     run lab03_check_csv "$file"
     assert_failure
     assert_output --partial "enabling access the other way returned cudaErrorPeerAccessUnsupported"
-}
-
-@test "03: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
-    run lab03_check_csv "$FIXTURES/lab03-run-1xh200.csv"
-    assert_success
 }
 
 # bats test_tags=points:1

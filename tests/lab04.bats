@@ -189,28 +189,39 @@ assert_exact() {
     done
 }
 
-# --- the recorded 2xH200 run (every machine) -----------------------------------
+# --- the recorded runs (every machine; tests/fixtures/machines.tsv names theirs) ---
 
-@test "04: the fixture command records the reference binary's rows in one line" {
-    assert_file_exists "$FIXTURES/lab04.cmd"
-    assert_equal "$(wc -l <"$FIXTURES/lab04.cmd")" 1
-    run cat "$FIXTURES/lab04.cmd"
-    assert_output --regexp '^build/ref/bin/04-peer-atomics .*--csv'
+@test "04: each recording's command records the reference binary's rows in one line" {
+    local fx cmd
+    [ -n "$(recordings 04)" ] || fail "lab 04 has no recording (tests/fixtures/lab04-SUFFIX.csv)"
+    for fx in $(recordings 04); do
+        cmd=$(recording_command "$fx")
+        assert_file_exists "$cmd"
+        assert_equal "$(wc -l <"$cmd")" 1
+        run cat "$cmd"
+        assert_output --regexp '^build/ref/bin/04-peer-atomics .*(--csv|--out DIR)'
+    done
 }
 
-@test "04: the recorded 2xH200 run passes the run checker" {
-    run lab04_check_run "$FIXTURES/lab04-run.csv"
-    assert_success
+@test "04: every recorded run passes the run checker (its rows, floors and ceilings included)" {
+    local fx
+    [ -n "$(recordings 04)" ] || fail "lab 04 has no recording (tests/fixtures/lab04-SUFFIX.csv)"
+    for fx in $(recordings 04); do
+        run lab04_check_run "$fx"
+        [ "$status" -eq 0 ] || fail "$(basename "$fx"): $output"
+    done
 }
 
 @test "04: the run checker rejects every broken edit of the recorded run" {
     assert_checker_rejects_all 04 lab04_check_run
 }
 
-@test "04: the host tool recomputes the recorded 2xH200 verdicts" {
-    run "$(host_tool 04)" check "$FIXTURES/lab04-run.csv"
+@test "04: the host tool recomputes the verdicts recorded on a pair of GPUs" {
+    local fx
+    fx=$(recording 04 gpu_count=2)
+    run "$(host_tool 04)" check "$fx"
     assert_success
-    run "$(host_tool 04)" verdicts "$FIXTURES/lab04-run.csv"
+    run "$(host_tool 04)" verdicts "$fx"
     assert_line --regexp '^claim,pcie_atomics_100x_slower,.*,untested,no chain of atomics both locally and over the host link'
     # Only one half of the NVLink claim was measured: no host link in that recording.
     assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,untested,half of the claim is measured: one atomic across the peer link takes 878 ns against 208 ns locally: 4\.2x .*: "much slower than local" holds; "better than PCIe" needs a chain of atomics over the host link'
@@ -221,8 +232,9 @@ assert_exact() {
 }
 
 @test "04: the host tool judges the recorded run plus host-link rows by the host link" {
-    local file=$BATS_TEST_TMPDIR/with-host.csv
-    { cat "$FIXTURES/lab04-run.csv"
+    local file=$BATS_TEST_TMPDIR/with-host.csv fx
+    fx=$(recording 04 gpu_count=2)
+    { cat "$fx"
       echo "latency,device,host,0,-1,,0,4096,5,90000,89000,91000,,,1,4096,ns_per_atomic=21972.7 slots=1024"
       echo "link,host_native_atomics,host,0,-1,,0,0,0,,,,,,-1,0,"
       echo "cpu-gpu,system,host,0,-1,gpu_and_cpu,0,1000,0,,,,,,-1,990,runs=3 gpu=800 cpu=200 lost=10 overlapped_runs=3 host_native_atomics=0 not promised"
@@ -237,11 +249,12 @@ assert_exact() {
 }
 
 @test "04: the NVLink claim holds only with both halves measured, and fails on either" {
-    local tool file=$BATS_TEST_TMPDIR/halves.csv
+    local tool file=$BATS_TEST_TMPDIR/halves.csv fx
     tool=$(host_tool 04)
-    # Synthetic: the recorded 2x H200 run plus a host-link chain of 1162 ns per atomic (the 1x
-    # H200 recording's): the peer link (878 ns) is better, and much slower than local (208 ns).
-    { cat "$FIXTURES/lab04-run.csv"
+    fx=$(recording 04 gpu_count=2)
+    # Synthetic: the run recorded on a pair of GPUs plus a host-link chain of 1162 ns per atomic
+    # (the one-GPU recording's): the peer link (878 ns) is better, and much slower than local (208 ns).
+    { cat "$fx"
       echo "latency,device,host,0,-1,,0,4096,5,4758.6,4757.2,4764.7,,,1,4096,ns_per_atomic=1161.8 slots=1024"
     } >"$file"
     run "$tool" verdicts "$file"
@@ -251,15 +264,16 @@ assert_exact() {
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,does_not_hold,.*the host link \(PCIe\) takes 488 ns: the peer link is not better$'
     # ... and a peer link below 2x local fails the second, even with the host link unmeasured.
-    awk -F, -v OFS=, '$1 == "latency-peer" && $2 == "device" { $10 = 1200 } { print }' "$FIXTURES/lab04-run.csv" >"$file"
+    awk -F, -v OFS=, '$1 == "latency-peer" && $2 == "device" { $10 = 1200 } { print }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,nvlink_atomics_much_slower,.*,does_not_hold,.*: 1\.4x \(bar for much slower: 2x\): not much slower than local; the host link \(PCIe\) was not measured'
 }
 
 @test "04: cross-GPU atomics are dreadful only at 10x fewer increments than locally" {
-    local tool fx="$FIXTURES/lab04-run-1xh200.csv" file=$BATS_TEST_TMPDIR/dreadful.csv
+    local tool fx file=$BATS_TEST_TMPDIR/dreadful.csv
     tool=$(host_tool 04)
-    # Synthetic: the 1x H200 recording's host-link counter 5x slower than the local one (the
+    fx=$(recording 04 gpu_count=1)
+    # Synthetic: a one-GPU recording's host-link counter 5x slower than the local one (the
     # local rate over 5, as the count over the median time): not dreadful.
     awk -F, -v OFS=, '$1 == "counter" && $2 == "device" && $6 == "one" && $3 == "loopback" { local = $8 / $10 }
         $1 == "counter" && $2 == "device" && $6 == "one" && $3 == "host" { $10 = $8 / (local / 5) } { print }' "$fx" >"$file"
@@ -267,8 +281,9 @@ assert_exact() {
     assert_line --regexp '^claim,cross_gpu_atomics_dreadful,.*,does_not_hold,.*locally: 5x fewer \(bar 10x'
 }
 
-@test "04: the recorded 1x H200 run judges the chapter's PCIe latency on the host link" {
-    local fx="$FIXTURES/lab04-run-1xh200.csv" host local ratio
+@test "04: a run recorded on one GPU on PCIe judges the chapter's PCIe latency on the host link" {
+    local fx host local ratio
+    fx=$(recording 04 gpu_count=1 link_kind=PCIe)
     # The expected figures, computed here from the chain rows: median us * 1000 / steps.
     host=$(csv_get "$fx" median_us experiment=latency variant=device route=host)
     local=$(csv_get "$fx" median_us experiment=latency variant=device route=loopback)
@@ -289,8 +304,10 @@ assert_exact() {
     assert_line --regexp '^claim,pcie_atomics_100x_slower,.*,holds,.*: 100\.0x; about two orders'
 }
 
-@test "04: the report section of the recorded run has the atomics tables" {
-    run "$(host_tool 04)" report "$FIXTURES/lab04-run.csv"
+@test "04: the report section of the run recorded on a pair of GPUs has the atomics tables" {
+    local fx
+    fx=$(recording 04 gpu_count=2)
+    run "$(host_tool 04)" report "$fx"
     assert_success
     assert_line "### Counters: every variant issues the same increments"
     assert_line '| device | peer | GPUs 0+1 -> GPU 0 | 8650752 | 8650752 | 4325376 | 10316.224 | 8.39e+08 | race, exact anyway |'
@@ -303,11 +320,14 @@ assert_exact() {
     assert_output --partial "GPU 1 -> GPU 0: 1 (cudaDevP2PAttrNativeAtomicSupported)"
 }
 
-@test "04: claims.tsv names exactly the claims judged on the recorded run" {
-    local listed judged
+@test "04: claims.tsv names exactly the claims judged on each recorded run" {
+    local listed judged fx
     listed=$(grep -v '^#' "$REPO_ROOT/labs/04-peer-atomics/claims.tsv" | tail -n +2 | cut -f1 | sort)
-    judged=$("$(host_tool 04)" verdicts "$FIXTURES/lab04-run.csv" | tail -n +2 | cut -d, -f2 | sort)
-    assert_equal "$judged" "$listed"
+    [ -n "$(recordings 04)" ] || fail "lab 04 has no recording"
+    for fx in $(recordings 04); do
+        judged=$("$(host_tool 04)" verdicts "$fx" | tail -n +2 | cut -d, -f2 | sort)
+        [ "$judged" = "$listed" ] || fail "$(basename "$fx"): judged $(echo $judged), claims.tsv lists $(echo $listed)"
+    done
 }
 
 # --- with one GPU or more -------------------------------------------------------
@@ -501,9 +521,10 @@ assert_exact() {
     assert_output --partial "simulated by --simulate-no-native-atomics"
     assert_output --partial "GPU 0 -> GPU 1: cudaDeviceGetP2PAtomicCapabilities reports no native capability bit for integer add (0) while cudaDevP2PAttrNativeAtomicSupported is 1. The two queries disagree here; the peer counters, exact in every run, side with the attribute."
     # Each direction is read against its own attribute: with 1 -> 0's at 0 they agree there.
-    local one_way=$BATS_TEST_TMPDIR/one-direction.csv
+    local one_way=$BATS_TEST_TMPDIR/one-direction.csv fx
+    fx=$(recording 04 gpu_count=2)
     sed 's/^link,native_atomics,peer,1,0,,0,0,0,,,,,,-1,1,/link,native_atomics,peer,1,0,,0,0,0,,,,,,-1,0,/' \
-        "$FIXTURES/lab04-run.csv" >"$one_way"
+        "$fx" >"$one_way"
     run "$(host_tool 04)" report "$one_way"
     assert_output --partial "GPU 0 -> GPU 1: cudaDeviceGetP2PAtomicCapabilities reports"
     refute_output --partial "GPU 1 -> GPU 0: cudaDeviceGetP2PAtomicCapabilities reports"
@@ -517,9 +538,4 @@ assert_exact() {
     assert_output --partial "skipped counter-peer: needs 2 GPUs; this machine has 1"
     assert_line --regexp '^counter,block_aggregated,host,0,-1,one,'
     assert_line --regexp '^claim,avoid_cross_gpu_atomics,.*,untested,the claim is about atomics between two GPUs'
-}
-
-@test "04: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
-    run lab04_check_run "$FIXTURES/lab04-run-1xh200.csv"
-    assert_success
 }

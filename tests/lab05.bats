@@ -135,20 +135,31 @@ host_gpu() {
     assert_success
 }
 
-@test "05: the checker accepts the recorded 2xH200 run, whose verdicts recompute" {
-    run lab05_check_run "$FIXTURES/lab05-run.csv"
-    assert_success
-    grep -q '^machine,gpu,,0,-1,.*NVIDIA H200' "$FIXTURES/lab05-run.csv" || fail "the recording does not come from an H200"
+@test "05: the checker accepts every recorded run (its rows, floors and ceilings included), whose verdicts recompute and whose rows describe its machine" {
+    local fx
+    [ -n "$(recordings 05)" ] || fail "lab 05 has no recording (tests/fixtures/lab05-SUFFIX.csv)"
+    for fx in $(recordings 05); do
+        run lab05_check_run "$fx"
+        [ "$status" -eq 0 ] || fail "$(basename "$fx"): $output"
+        lab05_rows_of_its_machine "$fx" ||
+            fail "$(basename "$fx"): the rows do not describe $(recording_field "$fx" gpus), $(recording_field "$fx" link) (tests/fixtures/machines.tsv)"
+    done
 }
 
 @test "05: the checker rejects every broken edit of the recorded run, naming the rule" {
     assert_checker_rejects_all 05 lab05_check_run
 }
 
-@test "05: the recorded 2xH200 run meets the issue's bars where NVML saw 18 NVLink 4 links" {
-    lab05_nvlink4x18 "$FIXTURES/lab05-run.csv" || skip "the recording's NVML did not report 18 NVLink 4 links"
-    run lab05_check_bars "$FIXTURES/lab05-run.csv"
-    assert_success
+@test "05: each run recorded on a pair meets the issue's bars where NVML saw 18 NVLink 4 links" {
+    local fx n=0
+    [ -n "$(recordings 05 gpu_count=2)" ] || fail "lab 05 has no recording on a pair of GPUs"
+    for fx in $(recordings 05 gpu_count=2); do
+        lab05_nvlink4x18 "$fx" || continue
+        run lab05_check_bars "$fx"
+        [ "$status" -eq 0 ] || fail "$(basename "$fx"): $output"
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || skip "no recording's NVML reported 18 NVLink 4 links"
 }
 
 @test "05: the bars are not met by a run that misses them" {
@@ -159,19 +170,25 @@ host_gpu() {
     assert_output --partial "copy engine both ways at 256 MiB"
 }
 
-@test "05: the plot script draws bandwidth and latency from the recorded run" {
+@test "05: the plot script draws bandwidth and latency from each recorded run" {
     command -v gnuplot >/dev/null || skip "gnuplot is not installed"
-    local out="$BATS_TEST_TMPDIR/plots"
-    mkdir -p "$out"
-    run gnuplot -e "csv='$FIXTURES/lab05-run.csv'; out='$out'" \
-        "$REPO_ROOT/labs/05-p2p-performance/harness/plots.gp"
-    assert_success
-    assert_file_not_empty "$out/bandwidth.png"
-    assert_file_not_empty "$out/latency.png"
+    local out fx
+    [ -n "$(recordings 05)" ] || fail "lab 05 has no recording"
+    for fx in $(recordings 05); do
+        out="$BATS_TEST_TMPDIR/plots-$(recording_suffix "$fx")"
+        mkdir -p "$out"
+        run gnuplot -e "csv='$fx'; out='$out'" \
+            "$REPO_ROOT/labs/05-p2p-performance/harness/plots.gp"
+        [ "$status" -eq 0 ] || fail "$(basename "$fx"): $output"
+        assert_file_not_empty "$out/bandwidth.png"
+        assert_file_not_empty "$out/latency.png"
+    done
 }
 
-@test "05: the report section of the recorded run is Markdown with the summary tables" {
-    run "$(host_tool 05)" report "$FIXTURES/lab05-run.csv"
+@test "05: the report section of the run recorded on a pair is Markdown with the summary tables" {
+    local fx
+    fx=$(recording 05 gpu_count=2)
+    run "$(host_tool 05)" report "$fx"
     assert_success
     assert_output --partial "| sweep | route | transfer |"
     assert_output --partial "| latency | variant | route |"
@@ -179,12 +196,14 @@ host_gpu() {
 }
 
 @test "05: the report's table of the chapter sets each figure beside the verdict of its own claim" {
-    # On 1x H200 the PCIe row's bandwidth cannot be tested (gen 5, not gen 3) while its latency,
-    # judged on the host link, holds: each in its own column.
-    run "$(host_tool 05)" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    # Recorded on one GPU on PCIe (gen 5) the PCIe row's bandwidth cannot be tested (gen 5, not
+    # gen 3) while its latency, judged on the host link, holds: each in its own column.
+    local fx
+    fx=$(recording 05 gpu_count=1 link_kind=PCIe)
+    run "$(host_tool 05)" verdicts "$fx"
     assert_line --regexp '^claim,nvlink_table_row_pcie3,.*,untested,'
     assert_line --regexp '^claim,pcie_row_latency,.*,holds,'
-    run "$(host_tool 05)" report "$FIXTURES/lab05-run-1xh200.csv"
+    run "$(host_tool 05)" report "$fx"
     assert_line "| link | chapter one way | its verdict | chapter latency | its verdict |"
     assert_line "| PCIe Gen3 x16 | ~12 GB/s | untested | ~1.5 us | holds |"
 }
@@ -403,21 +422,30 @@ host_gpu() {
     assert_success
 }
 
-@test "05: the run recorded on 1x H200 met the host-link bars of nvbandwidth run beside it (0.98x, latency 1.02x)" {
-    local fixture="$FIXTURES/lab05-run-1xh200.csv"
-    lab05_single_h200_gen5 "$fixture" || fail "the 1x H200 fixture does not describe one H200 on PCIe Gen5 x16"
-    run lab05_check_host_bars "$fixture" "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json
-    assert_success
+@test "05: each run recorded with nvbandwidth beside it met the host-link bars of those runs (0.98x, latency 1.02x)" {
+    local fx n=0
+    for fx in $(recordings 05); do
+        compgen -G "${fx%.csv}.nvbandwidth-*.json" >/dev/null || continue
+        lab05_rows_of_its_machine "$fx" ||
+            fail "$(basename "$fx") does not describe $(recording_field "$fx" gpus), $(recording_field "$fx" link) (tests/fixtures/machines.tsv)"
+        run lab05_check_host_bars "$fx" "${fx%.csv}".nvbandwidth-*.json
+        [ "$status" -eq 0 ] || fail "$(basename "$fx"): $output"
+        n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] || fail "no recording of lab 05 has nvbandwidth's runs beside it"
 }
 
-# slowed FIELD FACTOR CONDITION: the 1x H200 recording with FIELD scaled where
-# the awk CONDITION holds, into $BATS_TEST_TMPDIR/slow.csv.
+# slowed FIELD FACTOR CONDITION: the recording with nvbandwidth's runs beside it
+# (nvbandwidth_recording 05) with FIELD scaled where the awk CONDITION holds,
+# into $BATS_TEST_TMPDIR/slow.csv.
 slowed() {
-    awk -F, -v OFS=, "$3 { \$$1 = \$$1 * $2 } 1" "$FIXTURES/lab05-run-1xh200.csv" >"$BATS_TEST_TMPDIR/slow.csv"
+    awk -F, -v OFS=, "$3 { \$$1 = \$$1 * $2 } 1" "$(nvbandwidth_recording 05)" >"$BATS_TEST_TMPDIR/slow.csv"
 }
 
 @test "05: the host-link bars fail a run below nvbandwidth, and a reference that is not nvbandwidth's" {
-    local runs=("$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json) file="$BATS_TEST_TMPDIR/slow.csv"
+    local fx runs file="$BATS_TEST_TMPDIR/slow.csv"
+    fx=$(nvbandwidth_recording 05)
+    runs=("${fx%.csv}".nvbandwidth-*.json)
     slowed 13 0.8 '$1 == "ce_bandwidth" && $3 == "host" && $6 == "each_way"'
     run lab05_check_host_bars "$file" "${runs[@]}"
     assert_failure
@@ -429,7 +457,7 @@ slowed() {
     assert_output --partial "a load from host memory takes"
     # A file of two runs (the live test's) is judged by its best: the recorded run, then the
     # slow one.
-    { cat "$FIXTURES/lab05-run-1xh200.csv"; tail -n +2 "$file"; } >"$BATS_TEST_TMPDIR/two.csv"
+    { cat "$fx"; tail -n +2 "$file"; } >"$BATS_TEST_TMPDIR/two.csv"
     run lab05_check_host_bars "$BATS_TEST_TMPDIR/two.csv" "${runs[@]}"
     assert_success
     # The best of the runs, not the first: GPU -> host CE at 0.98x of the mean of
@@ -444,20 +472,23 @@ assert hi > lo * 1.0001, f
 print(min(f, key=f.get), 0.49 * (lo + hi))' "$REPO_ROOT/tools" "${runs[@]}")
     awk -F, -v OFS=, -v v="$between" \
         '$1 == "ce_bandwidth" && $3 == "host" && $4 >= 0 && $6 == "one_way" && $7 >= 67108864 { $13 = v } 1' \
-        "$FIXTURES/lab05-run-1xh200.csv" >"$file"
+        "$fx" >"$file"
     run lab05_check_host_bars "$file" "${runs[@]}"
     assert_failure
     assert_output --partial "device_to_host_memcpy_ce"
     run lab05_check_host_bars "$file" "$lower"
     assert_success
-    run lab05_check_host_bars "$FIXTURES/lab05-run-1xh200.csv" "$FIXTURES/lab05-run-1xh200.csv"
+    run lab05_check_host_bars "$fx" "$fx"
     assert_failure
     assert_output --partial "not nvbandwidth's JSON output"
 }
 
 @test "05: where nvbandwidth's own runs differ by more than 2%, the host-link bar is its slower run" {
-    local first="$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json" slow="$BATS_TEST_TMPDIR/slow.json"
+    local fx first slow="$BATS_TEST_TMPDIR/slow.json"
     local file="$BATS_TEST_TMPDIR/slow.csv" nvb
+    fx=$(nvbandwidth_recording 05)
+    first="${fx%.csv}.nvbandwidth-before.json"
+    assert_file_exists "$first"
     second_run_at() { # a second nvbandwidth run: its host -> GPU each way at FACTOR x the first's
         python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -472,7 +503,7 @@ json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow" "$1"
     each_way_at() { # the lab's host -> GPU each way at FACTOR x nvbandwidth's faster run
         awk -F, -v OFS=, -v n="$nvb" -v f="$1" \
             '$1 == "ce_bandwidth" && $3 == "host" && $4 < 0 && $6 == "each_way" && $7 >= 67108864 { $13 = f * n } 1' \
-            "$FIXTURES/lab05-run-1xh200.csv" >"$file"
+            "$fx" >"$file"
     }
     # The lab at 0.95x of the faster run: below 0.98x of it, above the slower one.
     each_way_at 0.95
@@ -495,7 +526,9 @@ json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow" "$1"
 }
 
 @test "05: the host-link bars compare GPU a with nvbandwidth's figures of GPU a only" {
-    local two="$BATS_TEST_TMPDIR/two.json"
+    local two="$BATS_TEST_TMPDIR/two.json" fx
+    fx=$(nvbandwidth_recording 05)
+    assert_file_exists "${fx%.csv}.nvbandwidth-before.json"
     # nvbandwidth on two GPUs: GPU 1's link 20% faster, its latency half; then the other way round.
     two_gpus() {
         python3 -c 'import json, sys
@@ -504,24 +537,26 @@ for t in d["nvbandwidth"]["testcases"]:
     x = float(t["bandwidth_matrix"][0][0]); lat = t["name"] == "host_device_latency_sm"
     quick = x * 0.5 if lat else x * 1.2
     t["bandwidth_matrix"] = [[str(x), str(quick)] if fast else [str(quick), str(x)]]
-json.dump(d, open(sys.argv[3], "w"))' "$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json" "$1" "$two"
+json.dump(d, open(sys.argv[3], "w"))' "${fx%.csv}.nvbandwidth-before.json" "$1" "$two"
     }
     two_gpus 1
-    run lab05_check_host_bars "$FIXTURES/lab05-run-1xh200.csv" "$two"
+    run lab05_check_host_bars "$fx" "$two"
     assert_success
     two_gpus 0
-    run lab05_check_host_bars "$FIXTURES/lab05-run-1xh200.csv" "$two"
+    run lab05_check_host_bars "$fx" "$two"
     assert_failure
     assert_output --partial "a load from host memory takes"
 }
 
 @test "05: the report sets nvbandwidth's best beside the host link, and says how to get it when none is given" {
-    local tool="$BUILD_DIR/host/05-p2p-performance" fixture="$FIXTURES/lab05-run-1xh200.csv"
+    local tool="$BUILD_DIR/host/05-p2p-performance" fixture runs
     local nvb="$BATS_TEST_TMPDIR/nvbandwidth.csv"
-    python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json >"$nvb"
+    fixture=$(nvbandwidth_recording 05)
+    runs=("${fixture%.csv}".nvbandwidth-*.json)
+    python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "${runs[@]}" >"$nvb"
     run "$tool" report "$fixture" "$nvb"
     assert_success
-    assert_output --partial "beside nvbandwidth v0.8 on GPU 0 (NVIDIA H200), the best of its 2 runs"
+    assert_output --partial "beside nvbandwidth v0.8 on GPU 0 ($(recording_field "$fixture" gpu)), the best of its ${#runs[@]} runs"
     # The converter's rows are the course's result rows, header and all.
     assert_equal "$(head -n 1 "$nvb")" "$(head -n 1 "$FIXTURES/rows-header.csv")"
     # The best of the two runs' GPU -> host CE figures, read from their JSONs.
@@ -529,7 +564,7 @@ json.dump(d, open(sys.argv[3], "w"))' "$FIXTURES/lab05-run-1xh200.nvbandwidth-be
     best=$(python3 -c 'import json, sys
 print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
           for t in json.load(open(f))["nvbandwidth"]["testcases"]
-          if t["name"] == "device_to_host_memcpy_ce"))' "$FIXTURES"/lab05-run-1xh200.nvbandwidth-*.json)
+          if t["name"] == "device_to_host_memcpy_ce"))' "${runs[@]}")
     best=$(printf '%.1f' "$best")
     assert_output --regexp "\| GPU -> host, copy engine \| [0-9.]+ \| 63\.0 \| ${best//./\\.} \|"
     run "$tool" report "$fixture"
@@ -542,7 +577,9 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
                    END { printf "%.1f", m }' "$fixture")
     assert_output --partial "| host -> GPU, copy engine | $lab | 63.0 | - | - |"
     # Another lab's result file is no run to set beside; check and verdicts take one file.
-    run "$tool" report "$fixture" "$FIXTURES/lab05-run.csv"
+    local pair
+    pair=$(recording 05 gpu_count=2)
+    run "$tool" report "$fixture" "$pair"
     assert_failure 1
     assert_output --partial "a lab's result file, not another program's rows"
     run "$tool" verdicts "$fixture" "$nvb"
@@ -671,26 +708,29 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
 }
 
 @test "05: a table row is measured only on its own link; elsewhere it is arithmetic, labelled" {
-    local tool
+    local tool pair one
     tool=$(host_tool 05)
-    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    pair=$(recording 05 gpu_count=2 link_kind=NVLink)
+    one=$(recording 05 gpu_count=1 link_kind=PCIe)
+    run "$tool" verdicts "$pair"
     assert_line --regexp '^claim,nvlink_table_row_nvlink3,.*,untested,NVLink 3\.0 \(A100\) is not on this machine \(its NVLink is another generation\)\. Datasheet arithmetic; not a measurement: 12 links x 25 GB/s = 300\.0 GB/s one way; 600\.0 both ways'
     assert_line --regexp '^claim,nvlink_table_row_nvlink2,.*,untested,.*a V100 pair in a DGX-1 shares 1-2 of the 6 links'
-    run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    run "$tool" verdicts "$one"
     assert_line --regexp '^claim,nvlink_table_row_pcie3,.*,untested,PCIe Gen3 x16 is not on this machine \(its PCIe link is gen 5 x16\)'
     # The same rows from a gen 3 x16 host link are a measurement: ~55 GB/s is not ~12.
     local gen3=$BATS_TEST_TMPDIR/gen3.csv
-    sed -E 's/^(link,pcie_gen,,0,-1,,0,0,0,,,,,,-1),5,/\1,3,/' "$FIXTURES/lab05-run-1xh200.csv" >"$gen3"
+    sed -E 's/^(link,pcie_gen,,0,-1,,0,0,0,,,,,,-1),5,/\1,3,/' "$one" >"$gen3"
     run "$tool" verdicts "$gen3"
     assert_line --regexp '^claim,nvlink_table_row_pcie3,.*,does_not_hold,PCIe Gen3 x16 ~12 GB/s one way: host -> GPU 0; that very link; carries 5[0-9]\.[0-9] GB/s'
 }
 
 @test "05: NVLink is judged an order of magnitude faster only against a PCIe link of the same machine, at 10x" {
-    local tool file=$BATS_TEST_TMPDIR/with-host.csv
+    local tool file=$BATS_TEST_TMPDIR/with-host.csv fx
     tool=$(host_tool 05)
-    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    fx=$(recording 05 gpu_count=2 link_kind=NVLink)
+    run "$tool" verdicts "$fx"
     assert_line --regexp '^claim,nvlink_order_of_magnitude,.*,untested,.*the host link.*staged through host memory: 38\.2 GB/s; not a link'
-    { cat "$FIXTURES/lab05-run.csv"
+    { cat "$fx"
       echo "ce_bandwidth,ce,host,-1,0,one_way,1073741824,1,10,19400,19300,19500,55.3,63.0,1,,"; } >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,nvlink_order_of_magnitude,.*,does_not_hold,at 1 GiB one way: NVLink GPU 0 -> GPU 1 395\.7 GB/s against the PCIe host link \(host -> GPU 0\) 55\.3 GB/s: 7\.2x'
@@ -700,8 +740,9 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
 }
 
 @test "05: streams compete when each gets less than it gets alone, and the verdict can fail" {
-    local tool fx="$FIXTURES/lab05-run-1xh200.csv" file=$BATS_TEST_TMPDIR/streams.csv eight one
+    local tool fx file=$BATS_TEST_TMPDIR/streams.csv eight one
     tool=$(host_tool 05)
+    fx=$(recording 05 gpu_count=1)
     eight=$(csv_get "$fx" gbps experiment=streams route=host value=8)
     one=$(csv_get "$fx" gbps experiment=streams route=host value=1)
     run "$tool" verdicts "$fx"
@@ -714,18 +755,26 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
 }
 
 @test "05: the new 4.4 claims have their verdicts on the recorded runs" {
-    local tool
+    local tool fx
     tool=$(host_tool 05)
-    run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
-    assert_line --regexp "^claim,pcie_row_latency,.*,holds,~1\\.5 us \\(bar 0\\.75-2\\.25 us\\) on the host link; PCIe gen 5: a GPU load from host memory $(printf %.2f "$(csv_get "$FIXTURES/lab05-run-1xh200.csv" median_us experiment=pointer_chase route=host mode=beyond_l2)") us .* ping-pong $(printf %.2f "$(csv_get "$FIXTURES/lab05-run-1xh200.csv" median_us experiment=pingpong variant=gpu_cpu route=host)") us"
+    fx=$(recording 05 gpu_count=1 link_kind=PCIe)
+    run "$tool" verdicts "$fx"
+    assert_line --regexp "^claim,pcie_row_latency,.*,holds,~1\\.5 us \\(bar 0\\.75-2\\.25 us\\) on the host link; PCIe gen 5: a GPU load from host memory $(printf %.2f "$(csv_get "$fx" median_us experiment=pointer_chase route=host mode=beyond_l2)") us .* ping-pong $(printf %.2f "$(csv_get "$fx" median_us experiment=pingpong variant=gpu_cpu route=host)") us"
     assert_line --regexp '^claim,cpu_coherence_cause,.*,does_not_hold,no CUDA call disables .*the cure it names: SM pull [0-9.]+ -> [0-9.]+ GB/s \(x1\.00\)'
-    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    for fx in $(recordings 05); do
+        run "$tool" verdicts "$fx"
+        assert_success
+        assert_line --regexp '^claim,pcie_row_latency,'
+        assert_line --regexp '^claim,cpu_coherence_cause,'
+    done
 }
 
 @test "05: the CPU's synchronization is a cliff only at the sizes the verdict names" {
-    local tool fx="$FIXTURES/lab05-run-1xh200.csv" file=$BATS_TEST_TMPDIR/cliff.csv queued
+    local tool fx pair file=$BATS_TEST_TMPDIR/cliff.csv queued
     tool=$(host_tool 05)
-    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    fx=$(recording 05 gpu_count=1)
+    pair=$(recording 05 gpu_count=2)
+    run "$tool" verdicts "$pair"
     assert_line --regexp '^claim,cpu_sync_cliff,.*,holds,.*64 KiB: .*\(x3\.18\); 1 MiB: .*\(x1\.99\).*\(x1\.01\); the cliff \(bar 2x\) holds for copies of 64 KiB only; at the other sizes the copy hides the CPU.s wait \(x1\.99 at most\)$'
     run "$tool" verdicts "$fx"
     assert_line --regexp '^claim,cpu_sync_cliff,.*,holds,.*\(x2\.25\).* holds for copies of 64 KiB only; .*\(x1\.23 at most\)$'
@@ -738,8 +787,9 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
 }
 
 @test "05: the timer advice and its reason are judged each by its own words" {
-    local tool fx="$FIXTURES/lab05-run-1xh200.csv" file=$BATS_TEST_TMPDIR/timers.csv v
+    local tool fx file=$BATS_TEST_TMPDIR/timers.csv v
     tool=$(host_tool 05)
+    fx=$(recording 05 gpu_count=1)
     for v in event host_sync host_block gettimeofday_no_sync gettimeofday_sync clock_no_sync clock_sync clock_block; do
         [ -n "$(csv_get "$fx" median_us experiment=cpu_timer variant=$v route=host)" ] || fail "no cpu_timer $v row"
     done
@@ -749,7 +799,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     tod_no=$(csv_get "$fx" median_us experiment=cpu_timer variant=gettimeofday_no_sync route=host)
     block=$(csv_get "$fx" median_us experiment=cpu_timer variant=clock_block route=host)
     wall=$(csv_get "$fx" median_us experiment=cpu_timer variant=host_block route=host)
-    # Recorded on 1x H200. The advice holds: events agree with a wall clock around the copy and
+    # Recorded on one GPU. The advice holds: events agree with a wall clock around the copy and
     # its synchronize, and each clock the chapter names misreads the copy without one.
     run "$tool" verdicts "$fx"
     assert_line --regexp "^claim,cpu_timers_mislead,.*,holds,256 MiB \(host -> GPU 0\): events $(printf %.1f "$ev") us \(0% off a wall clock .* without a synchronize gettimeofday\(\) reads $(printf %.1f "$tod_no") us .*: events time the copy however the host waits"
@@ -766,16 +816,18 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     awk -F, -v OFS=, -v ev="$ev" -v w="$wall" '$1 == "cpu_timer" && $2 ~ /_no_sync$/ && $2 != "host_no_sync" { $10 = ev } $1 == "cpu_timer" && $2 == "clock_block" { $10 = w } { print }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp "^claim,cpu_timers_mislead,.*,does_not_hold,.*: a clock the chapter names read the copy right every way it was used$"
-    # Without the rows of either (the 2x H200 recording predates them), neither can be tested.
-    run "$tool" verdicts "$FIXTURES/lab05-run.csv"
+    # Without the rows of either (the recording on a pair predates them), neither can be tested.
+    fx=$(recording 05 gpu_count=2)
+    run "$tool" verdicts "$fx"
     assert_line --regexp "^claim,cpu_timers_mislead,.*,untested,needs cpu_timer's gettimeofday\(\) and clock\(\) rows"
     assert_line --regexp "^claim,cpu_timers_cpu_time,.*,untested,needs cpu_timer's gettimeofday\(\) and blocking-sync rows"
 }
 
 @test "05: the table's NVLink latencies are judged only on their own generation" {
-    local tool fx="$FIXTURES/lab05-run.csv" file=$BATS_TEST_TMPDIR/gen.csv
+    local tool fx file=$BATS_TEST_TMPDIR/gen.csv
     tool=$(host_tool 05)
-    # Recorded on 2x H200: NVLink 4 is not the rows' link; its figures are context, the local
+    fx=$(recording 05 gpu_count=2 link_kind=NVLink)
+    # Recorded on a pair joined by NVLink 4: NVLink 4 is not the rows' link; its figures are context, the local
     # load labelled an L2 hit (that recording's chase restarts every sample).
     run "$tool" verdicts "$fx"
     assert_line --regexp '^claim,nvlink_table_latency,.*,untested,~0\.2 us is the NVLink 2\.0 \(V100\) row.s .* joined by NVLink 4: another generation.* ping-pong 1\.23 us .* a load from the peer 0\.85 us \(the chain restarts every sample\) against 0\.14 us locally \(an L2 hit: the chain restarts every sample\)'
@@ -792,50 +844,50 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
 }
 
 @test "05: a copy staged through host memory is judged against a direct one as a program waits for it" {
-    local tool fx="$FIXTURES/lab05-run.csv" file=$BATS_TEST_TMPDIR/staged.csv on off
+    local tool fx file=$BATS_TEST_TMPDIR/staged.csv on off
     tool=$(host_tool 05)
+    fx=$(recording 05 gpu_count=2 link_kind=NVLink)
     on=$(csv_get "$fx" median_us experiment=memcpy_latency variant=ce_synced route=peer src=0)
     off=$(csv_get "$fx" median_us experiment=memcpy_latency variant=ce_synced route=peer_off src=0)
-    # Recorded on 2x H200 (NVLink 4): staging doubles one small copy's latency, not 10x.
+    # Recorded on a pair joined by NVLink 4: staging doubles one small copy's latency, not 10x.
     run "$tool" verdicts "$fx"
     assert_line --regexp "^claim,host_staging_latency,.*,does_not_hold,one 4-byte copy GPU 0 -> GPU 1 .*staged through host memory \(peer access off\) $(printf %.2f "$off") us against $(printf %.2f "$on") us direct: x$(awk -v a="$off" -v b="$on" 'BEGIN { printf "%.2f", a / b }') \(bar 10x"
     # Synthetic: a staged copy 12x the direct one holds.
     awk -F, -v OFS=, -v on="$on" '$1 == "memcpy_latency" && $2 == "ce_synced" && $3 == "peer_off" { $10 = on * 12 } { print }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,host_staging_latency,.*,holds,.*: x12\.00 \(bar 10x'
-    run "$tool" verdicts "$FIXTURES/lab05-run-1xh200.csv"
+    fx=$(recording 05 gpu_count=1)
+    run "$tool" verdicts "$fx"
     assert_line --regexp '^claim,host_staging_latency,.*,untested,needs two GPUs'
 }
 
 @test "05: the table as measured data is refuted by a figure above its link's one-way peak" {
     local tool file=$BATS_TEST_TMPDIR/datasheet.csv fx
     tool=$(host_tool 05)
-    for fx in "$FIXTURES/lab05-run.csv" "$FIXTURES/lab05-run-1xh200.csv"; do
+    [ -n "$(recordings 05)" ] || fail "lab 05 has no recording"
+    for fx in $(recordings 05); do
         run "$tool" verdicts "$fx"
         assert_line --regexp '^claim,table_is_measured,.*,does_not_hold,a one-way figure above its link.s one-way peak cannot be a measurement; the NVLink 3\.0 \(A100\) row is one .*NVLink 3\.0 \(A100\) ~600 GB/s is 200% of 12 links x 25 GB/s = 300\.0 GB/s.*reaches 88% of its own peak'
     done
     # Synthetic: with NVLink 3 links of 50 GB/s each way, every row lies within its peak, and no
     # run can show whether the figures were measured.
-    sed -E 's/^(link,datasheet_nvlink3,.*),25,/\1,50,/' "$FIXTURES/lab05-run.csv" >"$file"
+    fx=$(recording 05 gpu_count=2)
+    sed -E 's/^(link,datasheet_nvlink3,.*),25,/\1,50,/' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,table_is_measured,.*,untested,every row lies within its link.s one-way peak .*nothing here can tell whether the figures were measured'
 }
 
-@test "05: the checker accepts the run recorded on 1x H200 (its rows, floors and ceilings included)" {
-    run lab05_check_run "$FIXTURES/lab05-run-1xh200.csv"
-    assert_success
-}
-
 @test "05: the checker refuses host ping-pongs whose two clocks disagree" {
-    local file="$BATS_TEST_TMPDIR/clocks.csv" us
-    us=$(csv_get "$FIXTURES/lab05-run-1xh200.csv" median_us experiment=pingpong variant=gpu_cpu route=host)
+    local file="$BATS_TEST_TMPDIR/clocks.csv" us fx
+    fx=$(recording 05 gpu_count=1)
+    us=$(csv_get "$fx" median_us experiment=pingpong variant=gpu_cpu route=host)
     # A GPU clock that also counted the warm-up: the GPU-timed row 1.3x the host-timed one.
     awk -F, -v OFS=, -v us="$us" '$1 == "pingpong" && $2 == "cpu_gpu" { $10 = us / 1.3; $11 = $10; $12 = $10 } 1' \
-        "$FIXTURES/lab05-run-1xh200.csv" >"$file"
+        "$fx" >"$file"
     run lab05_check_latency "$file"
     assert_failure
     assert_output --partial "differ by more than 1.25x"
-    run lab05_check_latency "$FIXTURES/lab05-run-1xh200.csv"
+    run lab05_check_latency "$fx"
     assert_success
 }
 

@@ -540,16 +540,17 @@ recorded_verdicts() {
     "$(built "$BUILD_DIR/host" "$n")" verdicts "$1" | awk -F, -v OFS='\t' "$BY_NAME"'
         $col["experiment"] == "claim" { print $col["variant"], $col["value"], $col["detail"] }'
 }
-# recorded_gpus FIXTURE: "2× NVIDIA H200" from its machine rows.
+# recorded_gpus FIXTURE: "N× NAME" from its machine rows (N GPUs named NAME),
+# as make run's report names a recording's hardware.
 recorded_gpus() {
     local gpus
     gpus=$(csv_get "$1" value experiment=machine variant=gpu)
     echo "$(grep -c . <<<"$gpus")× $(head -1 <<<"$gpus")"
 }
-# recording_kinds: each recording's suffix and its machine's link as the report names it
-# ("NVLink 4 ×18 between the two GPUs").
+# recording_kinds: each machine's suffix and its link as the report names it (link_en of
+# tests/fixtures/machines.tsv).
 recording_kinds() {
-    machine_rows suffix link_en
+    paste <(machine_suffixes) <(machines_query link_en)
 }
 # no_gpu_report DIR: make run into DIR with no GPU visible.
 no_gpu_report() {
@@ -578,14 +579,13 @@ no_gpu_report() {
     local rest want
     while IFS=$'\t' read -r lab id rest; do
         want="recorded on "
-        compgen -G "$FIXTURES/lab${lab%%-*}-run*.csv" >/dev/null || want="no recording of this lab yet"
+        [ -n "$(recordings "${lab%%-*}")" ] || want="no recording of this lab yet"
         grep -qF "(\`$id\`) | cannot be tested here | $want" "$report/report.md" ||
             fail "the ledger does not show what the course recorded for $id ($want)"
     done < <(catalogue_rows)
     # Each lab shows every recording of it, each under its own heading.
     for lab in $(lab_names); do
-        for f in "$FIXTURES/lab${lab%%-*}"-run*.csv; do
-            [ -f "$f" ] || continue # a lab not recorded yet
+        for f in $(recordings "${lab%%-*}"); do
             sed -n "/^## $lab\$/,/^## [^#]/p" "$report/report.md" |
                 grep -q "^From \`tests/fixtures/$(basename "$f")\`, drawn by the lab's host tool:" ||
                 fail "$lab's section does not show $(basename "$f")"
@@ -594,7 +594,7 @@ no_gpu_report() {
     # A recording converted from an earlier program's output says so, once, in its lab's section.
     local said
     for lab in $(lab_names); do
-        for f in "$FIXTURES/lab${lab%%-*}"-run*.csv; do
+        for f in $(recordings "${lab%%-*}"); do
             said=$(python3 "$REPO_ROOT/tools/converted.py" "$f")
             [ -n "$said" ] || continue
             run grep -cF -- "$said" <(sed -n "/^## $lab\$/,/^## [^#]/p" "$report/report.md")
@@ -609,7 +609,7 @@ no_gpu_report() {
     local report="$BATS_TEST_TMPDIR/report" suffix link f id verdict measured words gpus line
     no_gpu_report "$report"
     while IFS=$'\t' read -r suffix link; do
-        for f in "$FIXTURES"/lab[0-9][0-9]-"$suffix".csv; do
+        for f in $(all_recordings suffix="$suffix"); do
             gpus=$(recorded_gpus "$f")
             while IFS=$'\t' read -r id verdict measured; do
                 case $verdict in holds) words="**holds**" ;; does_not_hold) words="**does not hold**" ;;
@@ -637,8 +637,8 @@ no_gpu_report() {
         "$report/report.md"
     assert_output 1
     while IFS=$'\t' read -r suffix link; do
-        gpus=$(recorded_gpus "$FIXTURES/lab01-$suffix.csv")
-        read -r holds dnh untested < <(for f in "$FIXTURES"/lab[0-9][0-9]-"$suffix".csv; do recorded_verdicts "$f"; done |
+        gpus=$(recorded_gpus "$(all_recordings suffix="$suffix" | head -n 1)")
+        read -r holds dnh untested < <(for f in $(all_recordings suffix="$suffix"); do recorded_verdicts "$f"; done |
             awk -F'\t' '{ c[$2]++ } END { print c["holds"] + 0, c["does_not_hold"] + 0, c["untested"] + 0 }')
         [ "$holds" -gt 0 ] || fail "$suffix: no claim holds in the recordings: the count would prove nothing"
         run grep -cxF -- "- on $gpus ($link): $holds hold, $dnh do not hold, $untested cannot be tested there" \
@@ -650,7 +650,11 @@ no_gpu_report() {
 @test "repo: make run NVBANDWIDTH= runs it before and after the labs, keeps its rows, and says at the top what failed" {
     # A report folder with a space: the rows beside the labs' are one argument each.
     local report="$BATS_TEST_TMPDIR/a report/report" fake="$BATS_TEST_TMPDIR/nvbandwidth"
-    local json="$FIXTURES/lab05-run-1xh200.nvbandwidth-before.json"
+    local fx json runs
+    fx=$(nvbandwidth_recording 05)
+    json="${fx%.csv}.nvbandwidth-before.json"
+    assert_file_exists "$json"
+    runs=("${fx%.csv}".nvbandwidth-*.json)
     # A stand-in that answers the seven testcases with a recorded run of nvbandwidth.
     printf '#!/bin/sh\ncat %q\n' "$json" >"$fake"
     chmod +x "$fake"
@@ -662,8 +666,8 @@ no_gpu_report() {
     run grep -c '^\*\*nvbandwidth\*\*' "$report/report.md"
     assert_output 0
     # The recording's own nvbandwidth runs stand beside it, whole.
-    grep -q "beside nvbandwidth v0.8 on GPU 0 (NVIDIA H200), the best of its 2 runs" "$report/report.md" ||
-        fail "the 1x H200 recording of lab 05 is not shown beside its nvbandwidth runs"
+    grep -qF "beside nvbandwidth v0.8 on GPU 0 ($(recording_field "$fx" gpu)), the best of its ${#runs[@]} runs" "$report/report.md" ||
+        fail "$(basename "$fx") is not shown beside its nvbandwidth runs"
     run grep -c '^| host -> GPU, copy engine | [0-9.]* | 63.0 | [0-9.]* | [0-9.]* |$' "$report/report.md"
     assert_output 1
     # It fails before the labs and answers after them: the failure is said, the answer kept.
@@ -688,16 +692,26 @@ no_gpu_report() {
 }
 
 @test "repo: with no GPU, a recording without a date row is named without a dangling comma" {
-    local report="$BATS_TEST_TMPDIR/report"
-    ! grep -q '^machine,date,' "$FIXTURES/lab03-run.csv" || skip "lab 03's recording has a date row now"
+    local report="$BATS_TEST_TMPDIR/report" f dateless=() suffix n=0
+    for f in $(all_recordings); do
+        grep -q '^machine,date,' "$f" || dateless+=("$f")
+    done
+    [ ${#dateless[@]} -gt 0 ] || skip "every recording has a date row now"
     no_gpu_report "$report"
     run grep -nE ',  |, \(|, $' "$report/report.md"
     refute_output --regexp '[Rr]ecorded on'
-    run grep -cE "^### Recorded on $(recorded_gpus "$FIXTURES/lab03-run.csv") \(NVLink[^,]*\) \(not here\)$" "$report/report.md"
-    assert_output 1
+    # Under its heading: the GPUs and the link, no date (one heading for each such recording
+    # of that machine).
+    local first=${dateless[0]}
+    suffix=$(recording_suffix "$first")
+    for f in "${dateless[@]}"; do
+        if [ "$(recording_suffix "$f")" = "$suffix" ]; then n=$((n + 1)); fi
+    done
+    run grep -cE "^### Recorded on $(recorded_gpus "$first") \($(recording_field "$first" link_kind)[^,]*\) \(not here\)$" "$report/report.md"
+    assert_output "$n"
 }
 
-@test "repo: with no GPU, lab 05's plots are drawn from both recordings, each named and its routes said" {
+@test "repo: with no GPU, lab 05's plots are drawn from every recording, each named and its routes said" {
     command -v gnuplot >/dev/null || skip "gnuplot is not installed"
     local report="$BATS_TEST_TMPDIR/report" suffix link
     no_gpu_report "$report"
@@ -706,21 +720,27 @@ no_gpu_report() {
         grep -qF "](05-p2p-performance-$suffix-bandwidth.png)" "$report/report.md" ||
             fail "the report does not show the bandwidth plot of lab05-$suffix.csv"
     done < <(recording_kinds)
-    # The one-GPU recording is the one with the host link's series.
-    sed -n '/^### Recorded on 1× .*/,/^## /p' "$report/report.md" | grep -q 'This recording has rows for the routes .*host' ||
-        fail "the host-link route of lab05-run-1xh200.csv is not named beside its plots"
+    # A one-GPU recording is one with the host link's series.
+    local f
+    [ -n "$(recordings 05 gpu_count=1)" ] || fail "lab 05 has no recording on one GPU"
+    for f in $(recordings 05 gpu_count=1); do
+        sed -n "/^### Recorded on $(recorded_gpus "$f") .*/,/^## /p" "$report/report.md" |
+            grep -q 'This recording has rows for the routes .*host' ||
+            fail "the host-link route of $(basename "$f") is not named beside its plots"
+    done
     # The first line gives the day once: this machine is named by its GPUs alone.
     [ "$(sed -n '3p' "$report/report.md" | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2}' | wc -l)" -eq 1 ] ||
         fail "the report's first line gives the date more than once: $(sed -n '3p' "$report/report.md")"
 }
 
 @test "repo: labs that ran here are reported with this machine's verdicts; one that could not, with the recordings'" {
-    local fake="$BATS_TEST_TMPDIR/build" report="$BATS_TEST_TMPDIR/report" id verdict measured
-    # A fake build: lab 01 "runs" and writes the rows of its recording; lab 02 cannot run.
+    local fake="$BATS_TEST_TMPDIR/build" report="$BATS_TEST_TMPDIR/report" id verdict measured rows
+    # A fake build: lab 01 "runs" and writes the rows of its recording on a pair; lab 02 cannot run.
+    rows=$(recording 01 gpu_count=2)
     mkdir -p "$fake/ref/bin"
     ln -s "$BUILD_DIR/host" "$fake/host"
     printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done\ncp "%s" "$out/01-peer-checks.csv"\n' \
-        "$FIXTURES/lab01-run.csv" >"$fake/ref/bin/01-peer-checks"
+        "$rows" >"$fake/ref/bin/01-peer-checks"
     printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = --out ] && out=$2; shift; done\ncp "%s" "$out/02-memcpy-peer.csv"\n%s\nexit 77\n' \
         "$FIXTURES/rows-header.csv" 'echo "02-memcpy-peer: skipped: needs 2 GPUs, this machine has 1"' >"$fake/ref/bin/02-memcpy-peer"
     chmod +x "$fake/ref/bin/"*
@@ -735,11 +755,11 @@ no_gpu_report() {
         grep -q "^$id	01-peer-checks	.*	$verdict	" "$report/claims.tsv" || fail "$id: the ledger is not the rows' $verdict"
         grep -F "(\`$id\`) | " "$report/report.md" | grep -qF -- "| ${measured//|/\\|} |" ||
             fail "$id: the ledger does not show this machine's measurement"
-    done < <(recorded_verdicts "$FIXTURES/lab01-run.csv")
+    done < <(recorded_verdicts "$rows")
     run bash -c "sed -n '/^## 01-peer-checks\$/,/^## 02-/p' '$report/report.md' | grep -c '[Rr]ecorded on'"
     assert_output 0
     run grep -c "^### Recorded on " "$report/report.md"
-    assert_output "$(ls "$FIXTURES"/lab02-run*.csv | wc -l)"
+    assert_output "$(recordings 02 | wc -l)"
     run awk -F'\t' '$4 == "01-peer-checks"' "$report/recorded.tsv"
     assert_output ""
     run grep -c "^The chapter's claims on this machine: 1 hold, 1 do not hold, 8 cannot be tested here " "$report/report.md"
@@ -771,14 +791,15 @@ no_gpu_report() {
 }
 
 # bats test_tags=lab-rules
-@test "repo: every lab's claims are quoted with a section, and judged in its recorded run where it has one" {
-    local lab id section quote meaning n
+@test "repo: every lab's claims are quoted with a section, and judged in each of its recorded runs" {
+    local lab id section quote meaning n fx
     while IFS=$'\t' read -r lab id section quote meaning; do
         n=${lab%%-*}
         # A lab not recorded yet has no run to judge it in; its quote is checked all the same.
-        [ ! -f "$FIXTURES/lab$n-run.csv" ] ||
-            grep -qE "^claim,$id,.*,4(\.[1-4])?,.*,(holds|does_not_hold|untested)," "$FIXTURES/lab$n-run.csv" ||
-            fail "$id: lab $n's recorded run does not judge it"
+        for fx in $(recordings "$n"); do
+            grep -qE "^claim,$id,.*,4(\.[1-4])?,.*,(holds|does_not_hold|untested)," "$fx" ||
+                fail "$id: lab $n's recorded run $(basename "$fx") does not judge it"
+        done
         # 4: the chapter's opening, before 4.1.
         [[ "$section" =~ ^4(\.[1-4])?$ ]] || fail "$id: section '$section' is not 4 or one of 4.1-4.4"
         [ -n "$quote" ] && [ -n "$meaning" ] || fail "$id: no quote or no meaning"
@@ -792,6 +813,89 @@ no_gpu_report() {
         done < <(sed 's/…/\n/g' <<<"$quote")
     done < <(catalogue_rows)
     [ "$(catalogue_ids | sort | uniq -d)" = "" ] || fail "claim ids used twice: $(catalogue_ids | sort | uniq -d)"
+}
+
+# --- the machines: one row each of tests/fixtures/machines.tsv -----------------
+
+@test "repo: machines.tsv has a row for each machine recorded, and each recording is its machine's, command beside it" {
+    local suffix count gpu gpus label link kind f n base
+    run python3 "$REPO_ROOT/tools/machines.py" suffixes
+    assert_success # tools/machines.py reads the table: every column it needs, every row whole
+    assert_equal "$output" "$(machine_suffixes)"
+    [ -n "$output" ] || fail "tests/fixtures/machines.tsv names no machine"
+    [ -z "$(machine_suffixes | sort | uniq -d)" ] || fail "suffixes named twice: $(machine_suffixes | sort | uniq -d)"
+    for suffix in $(machine_suffixes); do
+        count=$(machine_field "$suffix" gpu_count)
+        gpu=$(machine_field "$suffix" gpu)
+        gpus=$(machine_field "$suffix" gpus)
+        label=$(machine_field "$suffix" label)
+        link=$(machine_field "$suffix" link)
+        kind=$(machine_field "$suffix" link_kind)
+        [[ $count =~ ^[1-9][0-9]*$ ]] || fail "$suffix: gpu_count '$count' is not a count"
+        [ "$gpus" = "$count× $gpu" ] || fail "$suffix: gpus '$gpus' is not '$count× $gpu'"
+        [[ $label == "$count× "?* ]] || fail "$suffix: label '$label' does not start with '$count× '"
+        [[ $link == "$kind "* ]] || fail "$suffix: link '$link' is not of its kind '$kind'"
+        [[ $(machine_field "$suffix" link_en) == *"$link"* ]] || fail "$suffix: link_en does not name '$link'"
+        [[ $(machine_field "$suffix" link_zh) == *"$link"* ]] || fail "$suffix: link_zh does not name '$link'"
+        # A row with no recording names a machine the course has nothing of.
+        [ -n "$(all_recordings suffix="$suffix")" ] || fail "$suffix: no recording tests/fixtures/labNN-$suffix.csv"
+        for f in $(all_recordings suffix="$suffix"); do
+            # The rows' GPUs are the row's: gpu_count of them, each named gpu.
+            n=$(grep -c '^machine,gpu,' "$f" || true)
+            [ "$n" = "$count" ] || fail "$(basename "$f"): $n machine,gpu rows; its machine ($suffix) has $count GPUs"
+            [ -z "$(grep '^machine,gpu,' "$f" | cut -d, -f16 | grep -vxF -- "$gpu")" ] ||
+                fail "$(basename "$f"): a GPU that is not a $gpu: $(grep '^machine,gpu,' "$f" | cut -d, -f16 | sort -u | tr '\n' ' ')"
+            assert_file_exists "$(recording_command "$f")"
+        done
+    done
+    # Every command and every nvbandwidth run is a recording's.
+    for f in "$FIXTURES"/*.cmd "$FIXTURES"/*.nvbandwidth-*.json; do
+        [ -e "$f" ] || continue
+        base=$(basename "$f")
+        base=${base%%.nvbandwidth-*}
+        base=${base%.cmd}
+        recording_suffix "$base.csv" >/dev/null || fail "$(basename "$f") is not beside a recording of a machine of machines.tsv"
+        [ -f "$FIXTURES/$base.csv" ] || fail "$(basename "$f"): no $base.csv beside it"
+    done
+}
+
+# machine_name_regex TEXT: TEXT as code might write it, an extended regular
+# expression: × or x, with or without the spaces (N× NAME, Nx NAME, NxNAME).
+machine_name_regex() {
+    printf '(^|[^0-9.])%s' "$(sed -E 's#[][\.*^$+?(){}|]#\\&#g; s#×#(×|x)#g; s# # ?#g' <<<"$1")"
+}
+
+@test "repo: no machine and no fixture suffix is written in code: tests/fixtures/machines.tsv names them" {
+    # Being rewritten by another change, which reads the table instead: until it lands these
+    # may still name a machine or a suffix. Empty this list when it has.
+    local pending=(tools/run-report.sh tools/slides-fill.py tools/slides-numbers.py
+        tools/slides-plot-layout.py tests/slides.bats)
+    local patterns=() suffix col value re hits f
+    for suffix in $(machine_suffixes); do
+        re=$(sed -E 's#[][\.*^$+?(){}|]#\\&#g' <<<"$suffix")
+        # A suffix as a recording's name writes it: labNN-SUFFIX, SUFFIX.csv, SUFFIX.cmd ...
+        patterns+=(-e "lab[^[:space:]/]*-$re([^[:alnum:]_]|$)" -e "(^|[^[:alnum:]_])$re\.(csv|cmd|nvbandwidth)")
+        # One that is not a plain word is itself a name, wherever it stands.
+        [[ $suffix =~ ^[a-z]+$ ]] || patterns+=(-e "(^|[^[:alnum:]_-])$re([^[:alnum:]_-]|$)")
+        for col in gpus gpu label; do
+            value=$(machine_field "$suffix" "$col")
+            patterns+=(-e "$(machine_name_regex "$value")")
+        done
+    done
+    local where=(tools tests/*.bats tests/helpers tests/unit slides/plots slides/diagrams Makefile)
+    local data=(':!*.md' ':!*.csv' ':!*.cmd' ':!*.json' ':!*.tsv')
+    for f in "${pending[@]}"; do
+        data+=(":!$f")
+    done
+    if git -C "$REPO_ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        hits=$(cd "$REPO_ROOT" && git grep -nIiE "${patterns[@]}" -- "${where[@]}" "${data[@]}" || true)
+    else # a copy without .git (the student tree): every file of those places
+        hits=$(cd "$REPO_ROOT" && grep -rnIiE "${patterns[@]}" --exclude='*.md' --exclude='*.csv' --exclude='*.cmd' \
+            --exclude='*.json' --exclude='*.tsv' -- "${where[@]}" 2>/dev/null |
+            grep -vE "^($(IFS='|'; echo "${pending[*]}")):" || true)
+    fi
+    [ -z "$hits" ] || fail "a machine or a fixture suffix written in code (read it from tests/fixtures/machines.tsv: tests/helpers/machines.bash, tools/machines.py):
+$hits"
 }
 
 @test "repo: an interrupted make run leaves the previous report as it was" {

@@ -35,7 +35,7 @@ def ids(claims, sep=", "):
 
 
 def sentence(name, zh=False):
-    """What a reader of recording NAME (labNN-run.csv) must know, or "" for a recording of the
+    """What a reader of recording NAME (labNN-SUFFIX.csv) must know, or "" for a recording of the
     lab's own program."""
     claims = table().get(os.path.basename(name))
     if claims is None:
@@ -58,7 +58,7 @@ def sentence(name, zh=False):
 
 
 def ledger(kind):
-    """The ledger's note for recordings of KIND (run.csv): how many claims conversion leaves
+    """The ledger's note for recordings of KIND (SUFFIX.csv): how many claims conversion leaves
     untested, and whose recordings; "" when none of KIND was converted."""
     converted = sorted(n for n in table() if n.endswith(f"-{kind}"))
     if not converted:

@@ -15,13 +15,14 @@ KIND is
     rows FIXTURE E,F  the rows of experiments E and F: call, GPUs, answer, detail
     build-flags       how the student's files are compiled (read from the Makefile)
     ledger KIND       (README.md) how many of the chapter's claims every lab's
-                      recording KIND (run.csv, run-1xh200.csv) judges, and on what
+                      recording KIND (SUFFIX.csv, SUFFIX a machine of
+                      tests/fixtures/machines.tsv) judges, and on what
 
 FIXTURE is a file of tests/fixtures/ of the handout's own lab; one that does not exist yet
 (a lab not recorded on that machine) gives a line saying so, and the ledger names the lab. The hardware
-of each recording is named by its file name: labNN-run.csv on 2x NVIDIA H200
-joined by NVLink, labNN-run-1xh200.csv on 1x NVIDIA H200 on PCIe Gen5 x16
-(the command of a recording is in labNN.cmd or labNN-1xh200.cmd).
+of each recording is named by its file name: labNN-SUFFIX.csv was recorded on the
+machine of row SUFFIX of tests/fixtures/machines.tsv (tools/machines.py), with the
+command in labNN-SUFFIX.cmd.
 
     handout-numbers.py          rewrite every generated part
     handout-numbers.py --check  exit 1 when a generated part is stale, when
@@ -42,6 +43,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
 import converted as conversions  # noqa: E402 (tools/, beside this script)
+import machines  # noqa: E402
 import nvbandwidth_rows  # noqa: E402
 import result_rows  # noqa: E402
 
@@ -52,14 +54,18 @@ FIGURES = os.path.join(ROOT, "tools", "handout-figures.tsv")
 
 BLOCK = re.compile(r"(<!-- numbers: ([a-z-]+)(?: ([\w.-]+))?(?: ([\w,]+))? -->\n)(.*?)(<!-- /numbers -->)", re.S)
 
-# The hardware each kind of recording was made on, by the fixture's name.
-HARDWARE = {
-    "run.csv": ("NVLink 4 ×18 between the two GPUs", "两块 GPU 之间为 NVLink 4 ×18", ""),
-    "run-1xh200.csv": ("PCIe Gen5 ×16 to the host", "经 PCIe Gen5 ×16 连接主机", "-1xh200"),
-}
+
+def kinds():
+    """{"SUFFIX.csv": machine} of every machine of tests/fixtures/machines.tsv, in its order:
+    the kinds of recording (labNN-SUFFIX.csv) a handout may cite."""
+    try:
+        return {f"{m['suffix']}.csv": m for m in machines.machines()}
+    except machines.Unknown as e:
+        fail(str(e))
+
 
 # A measured figure: a number with a unit of time, rate or ratio (not a count
-# of GPUs such as "2× NVIDIA H200", not a product such as "2 × x").
+# of GPUs such as "2× NVIDIA <name>", not a product such as "2 × x").
 FIGURE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)"
                     r"(?:\s?(?:GB/s|GiB/s|µs|μs|us|ns|ms|%|倍)(?!\w)|[×x](?![\w]|\s?(?:NVIDIA|H\d00|GPU)))")
 
@@ -105,9 +111,9 @@ def nvbandwidth_beside(fixture, scratch):
 
 def fixture_path(lab, name):
     nn = lab.split("-")[0]
-    kind = next((k for k in HARDWARE if name == f"lab{nn}-{k}"), None)
+    kind = next((k for k in kinds() if name == f"lab{nn}-{k}"), None)
     if kind is None:
-        fail(f"{lab}: '{name}' is not one of its recorded runs (lab{nn}-run.csv, lab{nn}-run-1xh200.csv)")
+        fail(f"{lab}: '{name}' is not one of its recorded runs ({', '.join(f'lab{nn}-{k}' for k in kinds())})")
     return os.path.join(FIXTURES, name), kind
 
 
@@ -151,9 +157,12 @@ def claims_judged(lab, path):
                                       name=f"{lab} verdicts {path}"), "claim")
 
 
-def command(lab, kind):
-    nn = lab.split("-")[0]
-    with open(os.path.join(FIXTURES, f"lab{nn}{HARDWARE[kind][2]}.cmd")) as f:
+def command(path):
+    """The command a recording was made with: the first line of its labNN-SUFFIX.cmd, less its comment."""
+    cmd = machines.command(path)
+    if not os.path.isfile(cmd):
+        fail(f"{os.path.basename(path)}: no {os.path.basename(cmd)} beside it: the command that made it is not known")
+    with open(cmd) as f:
         return f.readline().split("#")[0].strip()
 
 
@@ -164,16 +173,16 @@ def caption(lab, name, zh):
         fail(f"{name}: no machine,gpu rows: the hardware cannot be named")
     names = sorted(set(gpus))
     hw = f"{len(gpus)}× {' + '.join(names)}"
-    cmd = command(lab, kind)
+    cmd = command(path)
     link = f"../../tests/fixtures/{name}"
     if zh:
         when = f"，{date}" if date else "（数据行未记录日期）"
         ver = f"，CUDA {cuda}" if cuda else ""
-        return (f"记录于 **{hw}**（{HARDWARE[kind][1]}）{ver}{when}；命令 `{cmd}`；"
+        return (f"记录于 **{hw}**（{kinds()[kind]['link_zh']}）{ver}{when}；命令 `{cmd}`；"
                 f"数据行：[`tests/fixtures/{name}`]({link})。\n" + origin(name, zh))
     when = f", on {date}" if date else " (the rows carry no date)"
     ver = f", CUDA {cuda}" if cuda else ""
-    return (f"Recorded on **{hw}** ({HARDWARE[kind][0]}){ver}{when}, with `{cmd}`; "
+    return (f"Recorded on **{hw}** ({kinds()[kind]['link_en']}){ver}{when}, with `{cmd}`; "
             f"the rows: [`tests/fixtures/{name}`]({link}).\n" + origin(name, zh))
 
 
@@ -220,8 +229,8 @@ def rows(lab, name, zh, experiments):
 
 
 def ledger(lab, kind, zh):
-    if kind not in HARDWARE:
-        fail(f"ledger: '{kind}' is not one of {', '.join(HARDWARE)}")
+    if kind not in kinds():
+        fail(f"ledger: '{kind}' is not one of {', '.join(kinds())}")
     measured = total = 0
     gpus, recorded_labs = [], []
     for d in sorted(os.listdir(os.path.join(ROOT, "labs"))):
@@ -235,7 +244,7 @@ def ledger(lab, kind, zh):
         for r in claims_judged(d, path):
             total += 1
             measured += r["value"] in ("holds", "does_not_hold")
-    hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({HARDWARE[kind][0]})"
+    hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({kinds()[kind]['link_en']})"
     # The labs counted, by name: a lab not recorded yet is named nowhere outside its own folders.
     labs = ", ".join(recorded_labs[:-1]) + f" and {recorded_labs[-1]}" if len(recorded_labs) > 1 \
         else "".join(recorded_labs)
@@ -330,7 +339,7 @@ def stray_figures(handout, text):
     lab = lab_of(handout)
     nn = lab.split("-")[0]
     sources, runs = "", []
-    for kind in HARDWARE:
+    for kind in kinds():
         path = os.path.join(FIXTURES, f"lab{nn}-{kind}")
         if os.path.isfile(path):
             with open(path) as f:

@@ -123,7 +123,7 @@ def csv_text(paths):
 
 
 def runs_beside(recording):
-    """The nvbandwidth runs kept with RECORDING (labNN-run*.csv): the files
+    """The nvbandwidth runs kept with RECORDING (labNN-SUFFIX.csv): the files
     RECORDING.nvbandwidth-*.json beside it (before.json, after.json), sorted."""
     stem = recording[:-len(".csv")] if recording.endswith(".csv") else recording
     return sorted(glob.glob(glob.escape(stem) + ".nvbandwidth-*.json"))

@@ -2,14 +2,16 @@
 # rejudge.sh FIXTURE...: after a lab's verdict code changes, replace the claim
 # rows of a recorded run with the ones its host tool computes from the same
 # measured rows (the measurements are kept as recorded). Each file's lab comes
-# from its name (labNN-run*.csv); the host tools must be built (make host).
+# from its name (labNN-SUFFIX.csv, SUFFIX a machine of tests/fixtures/machines.tsv);
+# the host tools must be built (make host).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
-[ $# -gt 0 ] || { echo "usage: tools/rejudge.sh tests/fixtures/labNN-run*.csv..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: tools/rejudge.sh tests/fixtures/labNN-SUFFIX.csv..." >&2; exit 2; }
 for file in "$@"; do
-    lab=$(basename "$file" | sed -nE 's/^lab([0-9]{2})-run.*\.csv$/\1/p')
-    [ -n "$lab" ] || { echo "rejudge: $file: not a labNN-run*.csv file" >&2; exit 2; }
+    case $file in *.csv) ;; *) echo "rejudge: $file: not a recording (labNN-SUFFIX.csv)" >&2; exit 2 ;; esac
+    of=$(python3 tools/machines.py of "$file") || { echo "rejudge: $file: not a recording of a machine of tests/fixtures/machines.tsv" >&2; exit 2; }
+    lab=${of%%$'\t'*}
     tool=$(ls "$build"/host/"$lab"-* 2>/dev/null | head -n 1)
     [ -x "$tool" ] || { echo "rejudge: no host tool for lab $lab in $build/host (run make)" >&2; exit 1; }
     verdicts=$("$tool" verdicts "$file" | tail -n +2)

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""topology.py: the two recorded machines as a Graphviz graph (DOT on stdout).
+"""topology.py: two recorded machines as a Graphviz graph (DOT on stdout).
 
-GPUs with their SMs, copy engines and HBM; the NVLink between the two H200s
-and the PCIe link to host memory; on each arrow the rate the recorded runs
-measured (tests/fixtures/lab05-run.csv and lab05-run-1xh200.csv, on the machines
-tests/fixtures/machines.tsv names), read with the same row query the decks use.
+GPUs with their SMs, copy engines and HBM; the NVLink between a pair of GPUs
+and one GPU's PCIe link to host memory; on each arrow the rate the recorded runs
+measured (lab 05's recordings on the first machine of tests/fixtures/machines.tsv
+with two GPUs joined by NVLink, and on the first with one GPU on PCIe; tools/machines.py),
+read with the same row query the decks use.
 
   slides/diagrams/topology.py | dot -Tsvg -o slides/img/topology.svg
 """
@@ -17,6 +18,9 @@ spec = importlib.util.spec_from_file_location(
     "slides_fill", os.path.join(here, "..", "..", "tools", "slides-fill.py"))
 fill = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fill)
+sys.dont_write_bytecode = True  # no __pycache__ in tools/
+sys.path.insert(0, os.path.join(here, "..", "..", "tools"))
+import machines  # noqa: E402
 
 GIB = "1073741824"
 
@@ -39,8 +43,14 @@ def gpu(name, label):
   }}'''
 
 
+def fix(**columns):
+    """The name (labNN-SUFFIX) of lab 05's first recording on a machine with these columns."""
+    path = machines.recording("05", os.environ.get("FIXTURES") or None, **columns)
+    return os.path.basename(path)[:-len(".csv")]
+
+
 def main():
-    two, one = "lab05-run", "lab05-run-1xh200"
+    two, one = fix(gpu_count="2", link_kind="NVLink"), fix(gpu_count="1", link_kind="PCIe")
     nv = (f"{fill.link(two)}\\nCE {bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1')} GB/s one way, "
           f"{bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1', 'both_ways')} both\\n"
           f"SM pull {bw(two, 'sm_bandwidth', 'sm_pull', 'peer', '0', '1')}, "
@@ -79,6 +89,6 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except fill.FillError as e:
+    except (fill.FillError, machines.Unknown) as e:
         print(f"topology: {e}", file=sys.stderr)
         sys.exit(1)

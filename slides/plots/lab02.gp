@@ -1,6 +1,7 @@
 # lab02.gp: lab 02's plot for the slides, from the lab's CSV.
 #
-#   gnuplot -e "csv='tests/fixtures/lab02-run.csv'; out='slides/img'; hw='...'" slides/plots/lab02.gp
+#   gnuplot -e "csv='tests/fixtures/lab02-PAIR.csv'; out='slides/img'; hw='...'" slides/plots/lab02.gp
+#   (PAIR: a machine of tests/fixtures/machines.tsv with 2 GPUs)
 #
 # Writes OUT/lab02-methods.png: GB/s against copy size, GPU a -> GPU b, for
 # cudaMemcpyPeer and cudaMemcpy(Default) with peer access on, cudaMemcpyPeer
@@ -11,7 +12,7 @@
 # Rows used: "timing" (variant: the method; route: peer or peer_off) and
 # "ordering" (its copies run GPU a -> GPU b, so their src and dst name the pair).
 
-if (!exists("csv")) csv = "lab02-run.csv"
+if (!exists("csv")) { exit error "lab02.gp: set csv to a recording on a pair of GPUs: make-plots.sh picks it" }
 if (!exists("out")) out = "."
 if (!exists("hw")) hw = csv
 

@@ -1,7 +1,8 @@
 # lab03.gp: lab 03's plots for the slides, from the lab's CSVs.
 #
-#   gnuplot -e "csv='tests/fixtures/lab03-run.csv'; csv1='tests/fixtures/lab03-run-1xh200.csv'; \
+#   gnuplot -e "csv='tests/fixtures/lab03-PAIR.csv'; csv1='tests/fixtures/lab03-ONE.csv'; \
 #               out='slides/img'; hw='...'; hw1='...'" slides/plots/lab03.gp
+#   (PAIR: a machine of tests/fixtures/machines.tsv with 2 GPUs; ONE: one with 1)
 #
 # Writes OUT/lab03-variants.png (GB/s of pull, push, copy_only and
 # copy_then_compute against the array size: the pair over its peer link on
@@ -15,10 +16,10 @@
 # routes "peer" (the source on GPU b = src, the result on GPU a = dst), "host"
 # (the source in host memory) and "loopback" (local memory of GPU a).
 
-if (!exists("csv")) csv = "lab03-run.csv"
+if (!exists("csv")) { exit error "lab03.gp: set csv to a recording on a pair of GPUs: make-plots.sh picks it" }
 if (!exists("out")) out = "."
 if (!exists("hw")) hw = csv
-if (!exists("csv1")) csv1 = "lab03-run-1xh200.csv"
+if (!exists("csv1")) { exit error "lab03.gp: set csv1 to a recording on one GPU: make-plots.sh picks it" }
 if (!exists("hw1")) hw1 = csv1
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"

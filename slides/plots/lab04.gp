@@ -1,6 +1,7 @@
 # lab04.gp: lab 04's plots for the slides, from the lab's CSV.
 #
-#   gnuplot -e "csv='tests/fixtures/lab04-run.csv'; out='slides/img'; hw='...'" slides/plots/lab04.gp
+#   gnuplot -e "csv='tests/fixtures/lab04-PAIR.csv'; out='slides/img'; hw='...'" slides/plots/lab04.gp
+#   (PAIR: a machine of tests/fixtures/machines.tsv with 2 GPUs)
 #
 # Writes OUT/lab04-latency.png (ns per atomic of the dependent chain, median:
 # local, and from the peer with device and with system scope) and
@@ -17,11 +18,11 @@
 # warp_aggregated and block_aggregated add with atomicAdd_system
 # (labs/04-peer-atomics/harness/counters.c), local_then_copy with atomicAdd.
 
-if (!exists("csv")) csv = "lab04-run.csv"
+if (!exists("csv")) { exit error "lab04.gp: set csv to a recording on a pair of GPUs: make-plots.sh picks it" }
 if (!exists("out")) out = "."
 if (!exists("hw")) hw = csv
 
-if (!exists("csv1")) csv1 = "lab04-run-1xh200.csv"
+if (!exists("csv1")) { exit error "lab04.gp: set csv1 to a recording on one GPU: make-plots.sh picks it" }
 if (!exists("hw1")) hw1 = csv1
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"

@@ -1,7 +1,8 @@
 # lab05.gp: lab 05's plots for the slides, from the lab's CSVs.
 #
-#   gnuplot -e "csv='tests/fixtures/lab05-run.csv'; csv1='tests/fixtures/lab05-run-1xh200.csv'; \
+#   gnuplot -e "csv='tests/fixtures/lab05-PAIR.csv'; csv1='tests/fixtures/lab05-ONE.csv'; \
 #               out='slides/img'; hw='...'; hw1='...'" slides/plots/lab05.gp
+#   (PAIR: a machine of tests/fixtures/machines.tsv with 2 GPUs; ONE: one with 1)
 #
 # csv: a run on two GPUs (the peer route); csv1: a run on one GPU (the host
 # link). Writes OUT/lab05-bandwidth.png (GPU a -> GPU b, GB/s against size),
@@ -16,8 +17,8 @@
 # 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 6 mode, 7 bytes,
 # 10 median_us, 13 gbps, 14 peak_gbps, 16 value.
 
-if (!exists("csv")) csv = "lab05-run.csv"
-if (!exists("csv1")) csv1 = "lab05-run-1xh200.csv"
+if (!exists("csv")) { exit error "lab05.gp: set csv to a recording on a pair of GPUs: make-plots.sh picks it" }
+if (!exists("csv1")) { exit error "lab05.gp: set csv1 to a recording on one GPU: make-plots.sh picks it" }
 if (!exists("out")) out = "."
 if (!exists("hw")) hw = csv
 if (!exists("hw1")) hw1 = csv1

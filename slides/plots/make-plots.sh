@@ -2,10 +2,12 @@
 # make-plots.sh [OUTDIR]: draw the slides' plots and diagram from the
 # recorded runs.
 #
-# Reads tests/fixtures/labNN-run.csv and labNN-run-1xh200.csv (the --csv
-# output of each lab's reference program, recorded on the machines that
-# tests/fixtures/machines.tsv names) and writes the PNGs the decks show into OUTDIR (default:
-# slides/img), and topology.svg (slides/diagrams/topology.py, drawn by
+# Reads two recordings of each lab, tests/fixtures/labNN-SUFFIX.csv (the rows
+# of each lab's reference program): the first in the order of
+# tests/fixtures/machines.tsv made on a pair of GPUs (gpu_count 2: its peer
+# link) and the first made on one GPU (gpu_count 1: its host link), and writes
+# the PNGs the decks show into OUTDIR (default: slides/img), each titled with
+# its machine's row, and topology.svg (slides/diagrams/topology.py, drawn by
 # Graphviz). Needs gnuplot (its pngcairo terminal where it has one) and dot.
 #
 #   slides/plots/make-plots.sh                 # regenerate slides/img
@@ -13,7 +15,7 @@
 #
 # The labs drawn are those with a script slides/plots/labNN.gp: a new lab's
 # plots need its script and nothing else here. A lab not recorded on one of
-# the machines yet (no labNN-run.csv, say) hands its script that file as ''
+# the machines yet hands its script that file as ''
 # (the script decides what it can draw without it; lab06.gp leaves out the
 # panel); a lab with no recording at all stops the script.
 #
@@ -31,14 +33,31 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$root/slides/img}
 fixtures=${FIXTURES:-$root/tests/fixtures}
-# machine SUFFIX: "2× NVIDIA H200, NVLink 4 ×18", the hardware of the
-# recordings labNN-SUFFIX.csv, from the one table that names the machines.
-machine() {
-    awk -F'\t' -v s="$1" '!/^#/ && $1 == s { print $2 ", " $3; found = 1 } END { exit !found }' \
-        "$root/tests/fixtures/machines.tsv" || { echo "make-plots: tests/fixtures/machines.tsv has no machine '$1'" >&2; exit 1; }
+machines=$root/tools/machines.py # reads the one table that names the machines
+# pick LAB COL=VALUE...: the path of lab LAB's first recording made on a
+# machine with these columns (tools/machines.py), or nothing, saying so.
+pick() {
+    local lab=$1 f
+    shift
+    f=$(FIXTURES=$fixtures python3 "$machines" recordings "$lab" "$@" | head -n 1)
+    [ -n "$f" ] || echo "make-plots: lab $lab has no recording in $fixtures on a machine with $* yet; lab$lab.gp gets ''" >&2
+    echo "$f"
 }
-hw=$(machine run)
-hw1=$(machine run-1xh200)
+# hardware FILE: "GPUS, LINK" of the machine a recording was made on, as its
+# row of tests/fixtures/machines.tsv writes them.
+# hardware FILE COL=VALUE: "GPUS, LINK" of the machine a recording was made
+# on, as its row of tests/fixtures/machines.tsv writes them; with no FILE,
+# those of the first machine with that column.
+hardware() {
+    local suffix
+    if [ -n "$1" ]; then
+        suffix=$(python3 "$machines" of "$1" | cut -f2)
+    else
+        suffix=$(python3 "$machines" suffixes "$2" | head -n 1)
+    fi
+    [ -n "$suffix" ] || exit 1
+    echo "$(python3 "$machines" field "$suffix" gpus), $(python3 "$machines" field "$suffix" link)"
+}
 check=""
 [ "${LAYOUT_CHECK:-0}" = 1 ] && check="layout_check=1; "
 
@@ -63,11 +82,11 @@ want="experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,ma
 
 mkdir -p "$out"
 for lab in "${labs[@]}"; do
-    csv="$fixtures/lab$lab-run.csv"
-    csv1="$fixtures/lab$lab-run-1xh200.csv"
-    [ -r "$csv" ] || [ -r "$csv1" ] || { echo "make-plots: lab $lab has no recording ($csv, $csv1)" >&2; exit 1; }
-    [ -r "$csv" ] || { echo "make-plots: $csv is missing: no recording of lab $lab on $hw yet; lab$lab.gp gets csv=''" >&2; csv=""; }
-    [ -r "$csv1" ] || { echo "make-plots: $csv1 is missing: no recording of lab $lab on $hw1 yet; lab$lab.gp gets csv1=''" >&2; csv1=""; }
+    csv=$(pick "$lab" gpu_count=2)
+    csv1=$(pick "$lab" gpu_count=1)
+    [ -n "$csv" ] || [ -n "$csv1" ] || { echo "make-plots: lab $lab has no recording at all" >&2; exit 1; }
+    hw=$(hardware "$csv" gpu_count=2)
+    hw1=$(hardware "$csv1" gpu_count=1)
     for f in "$csv" "$csv1"; do
         [ -n "$f" ] || continue
         got=$(head -n 1 "$f" | tr -d '\r')

@@ -13,6 +13,8 @@ BUILD_DIR="${BUILD:-build}"
 # A student tree (no solutions/) has only the student's build.
 if [ -d "$REPO_ROOT/solutions" ]; then LAB_BUILD="${LAB_BUILD:-ref}"; else LAB_BUILD="${LAB_BUILD:-student}"; fi
 FIXTURES="$REPO_ROOT/tests/fixtures"
+# The machines and their recordings (tests/fixtures/machines.tsv): recordings, recording ...
+source "$(dirname "${BASH_SOURCE[0]}")/machines.bash"
 
 # built DIR NN: the path of lab NN's executable in DIR (bin, unit, host ...).
 built() {
@@ -277,44 +279,28 @@ csv_get() {
         }' "$file"
 }
 
-# machine_rows COLUMN...: those columns, tab-separated, of each machine the course has
-# recordings of (tests/fixtures/machines.tsv, a row each: its recordings are labNN-SUFFIX.csv).
-machine_rows() {
-    awk -F'\t' -v OFS='\t' -v want="$*" '
-        /^#/ || !NF { next }
-        !head++ {
-            for (i = 1; i <= NF; i++) col[$i] = i
-            n = split(want, w, " ")
-            for (k = 1; k <= n; k++)
-                if (!(w[k] in col)) { print "no column " w[k] > "/dev/stderr"; exit 2 }
-            next
-        }
-        {
-            line = $col[w[1]]
-            for (k = 2; k <= n; k++) line = line OFS $col[w[k]]
-            print line
-        }' "$FIXTURES/machines.tsv"
-}
-
 # host_tool NN: the path of lab NN's host tool (verdicts and report from a
 # result file, no GPU needed).
 host_tool() {
     built "$BUILD_DIR/host" "$1"
 }
 
-# broken_fixture NN CASE: lab NN's recorded run with the one-line edit CASE
-# of tests/fixtures/labNN-broken.tsv applied; prints the edited file's path.
-# A line of that table is: case <TAB> sed expression <TAB> what the checker
-# must say about it (an extended regular expression). The edit must change
-# the file: an edit that no longer matches the recorded run fails the test.
+# broken_fixture NN CASE: lab NN's recorded run on a pair of GPUs (the first
+# machine of tests/fixtures/machines.tsv with gpu_count 2 that recorded lab NN)
+# with the one-line edit CASE of tests/fixtures/labNN-broken.tsv applied;
+# prints the edited file's path. A line of that table is: case <TAB> sed
+# expression <TAB> what the checker must say about it (an extended regular
+# expression). The edit must change the file: an edit that no longer matches
+# the recorded run fails the test.
 broken_fixture() {
-    local lab=$1 name=$2 table="$FIXTURES/lab$1-broken.tsv" edit out
+    local lab=$1 name=$2 table="$FIXTURES/lab$1-broken.tsv" edit out fx
     edit=$(awk -F'\t' -v n="$name" '$1 == n { print $2; exit }' "$table")
     [ -n "$edit" ] || { echo "no case '$name' in $table" >&2; return 1; }
+    fx=$(recording "$lab" gpu_count=2) || return 1
     out="$BATS_TEST_TMPDIR/lab$lab-$name.csv"
-    sed -E "$edit" "$FIXTURES/lab$lab-run.csv" >"$out"
-    if cmp -s "$out" "$FIXTURES/lab$lab-run.csv"; then
-        echo "case '$name': the edit '$edit' changes nothing in lab$lab-run.csv" >&2
+    sed -E "$edit" "$fx" >"$out"
+    if cmp -s "$out" "$fx"; then
+        echo "case '$name': the edit '$edit' changes nothing in $(basename "$fx")" >&2
         return 1
     fi
     echo "$out"

@@ -50,7 +50,7 @@ lab04_check_run() {
             want = ($3 == "loopback" || $2 == "local_then_copy") ? 0 : per
             if (across != want) bad(what ": " across " atomics crossed the link, expected " want ($2 == "local_then_copy" || $3 == "loopback" ? " (a variant that keeps them local)" : ""))
             if (times_ok(what) && atomics / ($10 / 1e6) > 1e12) bad(what ": " atomics / ($10 / 1e6) " atomics/s on one address is beyond any GPU")
-            # One address: its atomics queue at one L2 slice, about one per clock (H200: 1.4e9/s measured).
+            # One address: its atomics queue at one L2 slice, about one per clock (1.4e9/s measured on the recorded GPUs).
             if (times_ok(what) && ($2 == "device" || $2 == "system") && atomics / ($10 / 1e6) > 2e10)
                 bad(what ": " atomics / ($10 / 1e6) " atomics/s on one address: the time cannot cover the whole run")
             if (times_ok(what)) us[$1, $2, $3, $6] = $10

@@ -239,7 +239,7 @@ lab05_check_run() {
 }
 
 # lab05_nvlink4x18 FILE: true when the one pair is linked by 18 NVLink 4
-# links according to NVML (the 2xH200 bars apply).
+# links according to NVML (the bars of lab05_check_bars apply).
 lab05_nvlink4x18() {
     awk -F, '
         $1 == "config" && $2 == "pair_a" { a = $16 }
@@ -258,7 +258,7 @@ lab05_pair_nvlink4x18() {
     [ "$gen_a" = 4 ] && [ "$gen_b" = 4 ] && [ "$links" = 18 ]
 }
 
-# lab05_check_bars FILE: the bars for 2xH200 (18 NVLink 4 links) on the one
+# lab05_check_bars FILE: the bars for a pair joined by 18 NVLink 4 links on the one
 # pair at 256 MiB: copy engine >= 383 GB/s one way and >= 760 both ways;
 # SM pull and push >= 360; a one-way ping-pong latency reported.
 lab05_check_bars() {
@@ -278,16 +278,39 @@ lab05_check_bars() {
         }' "$1"
 }
 
-# lab05_single_h200_gen5 FILE: true when the run had one GPU, an H200 on a
-# PCIe Gen5 x16 link (what the 1x H200 recording's name says it is).
-lab05_single_h200_gen5() {
-    awk -F, '
+# lab05_rows_of_its_machine RECORDING: true when a recording's rows describe
+# the machine its name says it was made on (tests/fixtures/machines.tsv):
+# gpu_count GPUs, GPU a named as the row's gpu, and the row's link as NVML saw
+# it: "NVLink G ×N", generation G on both GPUs of the pair and N links between
+# them; "PCIe GenG ×W", GPU a's host link at generation G and width W.
+lab05_rows_of_its_machine() {
+    local file=$1 count gpu link nvlink='^NVLink ([0-9]+) ×([0-9]+)$' pcie='^PCIe Gen([0-9]+) ×([0-9]+)$' kind="" g="" n=""
+    count=$(recording_field "$file" gpu_count) && gpu=$(recording_field "$file" gpu) &&
+        link=$(recording_field "$file" link) || return 1
+    if [[ $link =~ $nvlink ]]; then
+        kind=nvlink
+    elif [[ $link =~ $pcie ]]; then
+        kind=pcie
+    else
+        echo "$(basename "$file"): its machine's link '$link' is neither 'NVLink G ×N' nor 'PCIe GenG ×W'" >&2
+        return 1
+    fi
+    g=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]}
+    awk -F, -v count="$count" -v gpu="$gpu" -v kind="$kind" -v g="$g" -v n="$n" '
         $1 == "config" && $2 == "gpus" { gpus = $16 }
         $1 == "config" && $2 == "pair_a" { a = $16 }
+        $1 == "config" && $2 == "pair_b" { b = $16 }
         $1 == "machine" && $2 == "gpu" { name[$4] = $16 }
+        $1 == "link" && $2 == "nvlink_gen" { nvgen[$4] = $16 }
+        $1 == "link" && $2 == "nvlinks" { links[$4 "->" $5] = $16 }
         $1 == "link" && $2 == "pcie_gen" { gen[$4] = $16 }
         $1 == "link" && $2 == "pcie_width" { width[$4] = $16 }
-        END { exit !(gpus == 1 && name[a] ~ /H200/ && gen[a] == 5 && width[a] == 16) }' "$1"
+        END {
+            ok = gpus == count && name[a] == gpu
+            if (kind == "nvlink") ok = ok && b >= 0 && nvgen[a] == g && nvgen[b] == g && links[a "->" b] == n
+            if (kind == "pcie") ok = ok && gen[a] == g && width[a] == n
+            exit !ok
+        }' "$file"
 }
 
 # lab05_check_host_bars FILE NVBANDWIDTH.json...: GPU a's host link (its best

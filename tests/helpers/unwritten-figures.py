@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""unwritten-figures.py FIXTURES: figures of lab 05's 1x H200 recording for the rounding test
-of tests/handouts.bats, chosen from the data so that a new recording needs no new test.
+"""unwritten-figures.py FIXTURES: figures of lab 05's recording with nvbandwidth's runs beside it
+(the first in the order of tests/fixtures/machines.tsv) for the rounding test of
+tests/handouts.bats, chosen from the data so that a new recording needs no new test.
 
 Prints one line: NVB R2 R1 OFF DIGIT LAB LAB1
   NVB    an nvbandwidth bandwidth as its converter writes it (tools/nvbandwidth_rows.py)
@@ -12,7 +13,6 @@ Prints one line: NVB R2 R1 OFF DIGIT LAB LAB1
 Exits 1 when the recording offers none.
 """
 import csv
-import glob
 import os
 import re
 import sys
@@ -20,12 +20,16 @@ import sys
 tools = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
 sys.path.insert(0, tools)
+import machines  # noqa: E402
 import nvbandwidth_rows  # noqa: E402
 
 fixtures = sys.argv[1]
-recording = os.path.join(fixtures, "lab05-run-1xh200.csv")
+recordings = [path for path, _ in machines.recordings("05", fixtures)]
+recording = next((p for p in recordings if nvbandwidth_rows.runs_beside(p)), None)
+if recording is None:
+    sys.exit("unwritten-figures: no recording of lab 05 has nvbandwidth's runs beside it")
 runs = nvbandwidth_rows.runs_beside(recording)
-text = "".join(open(f, encoding="utf-8").read() for f in glob.glob(fixtures + "/lab05-run*.csv"))
+text = "".join(open(f, encoding="utf-8").read() for f in recordings)
 
 
 def written(figure):
