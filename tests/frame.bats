@@ -55,6 +55,12 @@ outside_lab99() {
     assert_success
     assert_line --regexp '^1\.\.[1-9][0-9]*$'
     assert_line --regexp '^ok [0-9]+ [^#]*$' # one ran and passed, not only skips
+    # Its planted mistakes apply, build and are caught (the rules' run builds no patch).
+    local patches
+    patches=$(ls "$SCRATCH"/tests/mistakes/lab99-*.patch | wc -l)
+    run env "${clean[@]}" BUILD="$SCRATCH/build" CUDA_ARCH=90 MISTAKES='lab99-*' "$SCRATCH/tools/mistakes.sh"
+    assert_success
+    assert_line --regexp "^mistakes: $patches caught, 0 missed, 0 not checkable here, 0 broken"
     # The rules' runs left nothing behind outside lab 99's own files.
     local outside
     outside=$(outside_lab99) || fail "git status failed in the scratch copy"

@@ -274,7 +274,7 @@ col() {
 @test "06: the plot draws busbw from every recorded run, one line per algorithm and route that ran" {
     command -v gnuplot >/dev/null || skip "gnuplot is not installed"
     local fixture out algo route points drawn want n=0
-    for fixture in "$FIXTURES"/lab06-run*.csv; do
+    for fixture in $(recordings 06); do
         out="$BATS_TEST_TMPDIR/plots-$n"
         mkdir -p "$out"
         # After the script, the points it found for each line (N), as the key shows them.

@@ -866,15 +866,13 @@ machine_name_regex() {
 }
 
 @test "repo: no machine and no fixture suffix is written in code: tests/fixtures/machines.tsv names them" {
-    # Being rewritten by another change, which reads the table instead: until it lands these
-    # may still name a machine or a suffix. Empty this list when it has.
-    local pending=(tools/run-report.sh tools/slides-fill.py tools/slides-numbers.py
-        tools/slides-plot-layout.py tests/slides.bats)
+    local pending=()
     local patterns=() suffix col value re hits f
     for suffix in $(machine_suffixes); do
         re=$(sed -E 's#[][\.*^$+?(){}|]#\\&#g' <<<"$suffix")
-        # A suffix as a recording's name writes it: labNN-SUFFIX, SUFFIX.csv, SUFFIX.cmd ...
-        patterns+=(-e "lab[^[:space:]/]*-$re([^[:alnum:]_]|$)" -e "(^|[^[:alnum:]_])$re\.(csv|cmd|nvbandwidth)")
+        # A suffix as a recording's name writes it: labNN-SUFFIX (its .csv, .cmd and nvbandwidth
+        # runs), SUFFIX.csv, SUFFIX.cmd.
+        patterns+=(-e "lab[^[:space:]/]*-$re([^[:alnum:]_]|$)" -e "(^|[^[:alnum:]_])$re\.(csv|cmd)")
         # One that is not a plain word is itself a name, wherever it stands.
         [[ $suffix =~ ^[a-z]+$ ]] || patterns+=(-e "(^|[^[:alnum:]_-])$re([^[:alnum:]_-]|$)")
         for col in gpus gpu label; do

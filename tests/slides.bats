@@ -13,11 +13,6 @@ load helpers/lab
 # 00): a new lab's deck is checked with no edit here.
 LABS=$(cd "$REPO_ROOT/slides" && for d in [0-9][0-9]-*.md; do [ "${d%%-*}" = 00 ] || echo "${d%%-*}"; done | sort -u | tr '\n' ' ')
 
-# machine_suffixes: the fixture suffix of every machine of tests/fixtures/machines.tsv.
-machine_suffixes() {
-    awk -F'\t' '!/^#/ && NF && $1 != "suffix" { print $1 }' "$FIXTURES/machines.tsv"
-}
-
 # recorded NN SUFFIX: lab NN has a recording on the machine of SUFFIX.
 recorded() {
     [ -f "$FIXTURES/lab$1-$2.csv" ]
@@ -147,7 +142,7 @@ need_host_tools() {
     cp -r "$REPO_ROOT/slides/plots" "$BATS_TEST_TMPDIR/plots"
     sed -i 's/^set key .*/&\nset key inside left top/' "$BATS_TEST_TMPDIR/plots/lab05.gp"
     mkdir -p "$BATS_TEST_TMPDIR/inside"
-    gnuplot -e "layout_check=1; csv='$FIXTURES/lab05-run.csv'; csv1='$FIXTURES/lab05-run-1xh200.csv'; out='$BATS_TEST_TMPDIR/inside'; here='$BATS_TEST_TMPDIR/plots'" \
+    gnuplot -e "layout_check=1; csv='$(recording 05 gpu_count=2)'; csv1='$(recording 05 gpu_count=1)'; out='$BATS_TEST_TMPDIR/inside'; here='$BATS_TEST_TMPDIR/plots'" \
         "$BATS_TEST_TMPDIR/plots/lab05.gp"
     run "$REPO_ROOT/tools/slides-plot-layout.py" "$BATS_TEST_TMPDIR"/inside/*.png
     assert_failure
@@ -163,10 +158,13 @@ need_host_tools() {
 @test "slides: the topology diagram shows the measured figures of both machines" {
     run "$REPO_ROOT/slides/diagrams/topology.py"
     assert_success
-    assert_output --partial "$(awk -F, '$1 == "ce_bandwidth" && $3 == "peer" && $4 == 0 && $5 == 1 && $6 == "one_way" && $7 == 1073741824 { printf "%.1f GB/s", $13 }' "$FIXTURES/lab05-run.csv")"
-    assert_output --partial "host→GPU $(awk -F, '$1 == "ce_bandwidth" && $3 == "host" && $4 == -1 && $6 == "one_way" && $7 == 1073741824 { printf "%.1f", $13 }' "$FIXTURES/lab05-run-1xh200.csv")"
-    assert_output --partial "2× NVIDIA H200"
-    assert_output --partial "1× NVIDIA H200"
+    local pair one
+    pair=$(recording 05 gpu_count=2)
+    one=$(recording 05 gpu_count=1)
+    assert_output --partial "$(printf '%.1f GB/s' "$(csv_get "$pair" gbps experiment=ce_bandwidth route=peer src=0 dst=1 mode=one_way bytes=1073741824)")"
+    assert_output --partial "host→GPU $(printf '%.1f' "$(csv_get "$one" gbps experiment=ce_bandwidth route=host src=-1 mode=one_way bytes=1073741824)")"
+    assert_output --partial "$(recording_field "$pair" gpus)"
+    assert_output --partial "$(recording_field "$one" gpus)"
 }
 
 @test "slides: every image in slides/img is shown by some deck, and every image a deck shows exists" {
@@ -195,13 +193,16 @@ need_host_tools() {
         [ "$status" -eq 0 ] || fail "$(basename "$d") writes measured numbers by hand: $output"
     done
     # the check itself finds a number, a machine's versions and a TODO's line written by hand
-    printf '%s\n' 'a copy at 395.7 GB/s, 4.2×, then 2× H200' '> 两个数量级 100× — 4.3' \
-        'Recorded on **{{hw lab03-run}}** (driver 580.159.04)' 'on {{hw lab03-run}}, CUDA 13.0' \
+    local first label
+    first=$(machine_suffixes | head -n 1)
+    label=$(machine_field "$first" label)
+    printf '%s\n' "a copy at 395.7 GB/s, 4.2×, then $label" '> 两个数量级 100× — 4.3' \
+        "Recorded on **{{hw lab03-$first}}** (driver 580.159.04)" "on {{hw lab03-$first}}, CUDA 13.0" \
         '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`' \
-        '`{{todo 02.1}}` on {{hw lab02-run}} {{machine lab02-run}}' >"$BATS_TEST_TMPDIR/hand.md"
+        "\`{{todo 02.1}}\` on {{hw lab02-$first}} {{machine lab02-$first}}" >"$BATS_TEST_TMPDIR/hand.md"
     run "$REPO_ROOT/tools/slides-numbers.py" literals "$BATS_TEST_TMPDIR/hand.md"
     assert_failure
-    assert_output "$(printf '%s\n' 'a copy at 395.7 GB/s, 4.2×, then 2× H200' 'Recorded on ** ** (driver 580.159.04)' \
+    assert_output "$(printf '%s\n' "a copy at 395.7 GB/s, 4.2×, then $label" 'Recorded on ** ** (driver 580.159.04)' \
         'on  , CUDA 13.0' '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`')"
 }
 
@@ -220,20 +221,27 @@ need_host_tools() {
                 continue
             fi
             # what the fixture's machine,cuda row says (a row copied "(from ...)" was not recorded)
-            want=$(awk -F, -v fix="$fix" '$1 == "machine" && $2 == "cuda" {
-                       if ($17 ~ /\(from /) { print "(" fix ".csv: CUDA and driver versions not recorded"; exit }
-                       s = "CUDA " $16
-                       if (match($17, /driver [0-9]+(\.[0-9]+)+/)) s = s ", " substr($17, RSTART, RLENGTH)
-                       print "(" s "; " fix ".csv)"; exit }' "$FIXTURES/$fix.csv")
+            want=""
+            [ -n "$(csv_get "$FIXTURES/$fix.csv" value experiment=machine variant=cuda)" ] &&
+            want=$(paste -d, <(csv_get "$FIXTURES/$fix.csv" value experiment=machine variant=cuda) \
+                             <(csv_get "$FIXTURES/$fix.csv" detail experiment=machine variant=cuda) |
+                   awk -v fix="$fix" '{
+                       cuda = $0; sub(/,.*/, "", cuda); detail = substr($0, length(cuda) + 2)
+                       if (detail ~ /\(from /) { print "(" fix ".csv: CUDA and driver versions not recorded"; exit }
+                       s = "CUDA " cuda
+                       if (match(detail, /driver [0-9]+(\.[0-9]+)+/)) s = s ", " substr(detail, RSTART, RLENGTH)
+                       print "(" s "; " fix ".csv)"; exit }')
             [ -n "$want" ] || want="($fix.csv records no CUDA or driver version)"
             [[ "$title" == *"** $want"* ]] ||
                 fail "deck $n's title page does not say '$want' beside $fix's hardware: $title"
         done
     done
     # a version borrowed from another lab's recording is a number the deck's runs do not hold
-    sed -i 's/(lab03-run.csv records no CUDA or driver version)/(CUDA 13.0, driver 580.159.04; lab03-run.csv)/' "$BATS_TEST_TMPDIR/03.md"
-    grep -qF 'driver 580.159.04; lab03-run.csv' "$BATS_TEST_TMPDIR/03.md"
-    run "$REPO_ROOT/tools/slides-numbers.py" sources "$BATS_TEST_TMPDIR/03.md" "$FIXTURES/lab03-run.csv" "$FIXTURES/lab03-run-1xh200.csv"
+    # (lab 03's recording on a pair of GPUs records none: its deck says so)
+    fix=$(basename "$(recording 03 gpu_count=2)" .csv)
+    sed -i "s/($fix.csv records no CUDA or driver version)/(CUDA 13.0, driver 580.159.04; $fix.csv)/" "$BATS_TEST_TMPDIR/03.md"
+    grep -qF "driver 580.159.04; $fix.csv" "$BATS_TEST_TMPDIR/03.md"
+    run "$REPO_ROOT/tools/slides-numbers.py" sources "$BATS_TEST_TMPDIR/03.md" $(recordings 03)
     assert_failure
     assert_output --partial "580.159.04"
 }
@@ -303,7 +311,7 @@ need_host_tools() {
     assert_failure
     assert_output --partial "no_such_claim"
     assert_file_not_exists "$BATS_TEST_TMPDIR/out.md"
-    printf '{{num lab05-run gbps experiment=ce_bandwidth}}\n' >"$BATS_TEST_TMPDIR/bad.md"
+    printf '{{num lab05-%s gbps experiment=ce_bandwidth}}\n' "$(machine_suffixes | head -n 1)" >"$BATS_TEST_TMPDIR/bad.md"
     run fill "$BATS_TEST_TMPDIR/bad.md" "$BATS_TEST_TMPDIR/out.md"
     assert_failure
     assert_output --partial "need exactly one"

@@ -191,7 +191,8 @@ def scorecard(labs, out):
     if any(lab["todos"] for lab in labs):
         out.write("\nTODOs (verified here: every test naming it ran here and passed; summary.json says why each):\n")
     for lab in (lab for lab in labs if lab["todos"]):
-        out.write(f"{lab['lab']:<6} {lab_tests.states_in_short(lab['todos'])}\n")
+        # Indented: a line that starts with the lab's number is its points row alone.
+        out.write(f"  {lab['lab']}  {lab_tests.states_in_short(lab['todos'])}\n")
     frame = [t for lab in labs for t in lab["tests"] if t["points"] == 0 and t["state"] != "skipped"]
     out.write(f"\nTests without points: {sum(t['state'] == 'passed' for t in frame)} of {len(frame)} "
               f"passed here; {FRAME_NOTE}.\n")

@@ -111,6 +111,16 @@ def recording(nn, fixtures=None, **filters):
     return found[0][0]
 
 
+def in_repo(nn=None, **filters):
+    """recordings(), each path relative to the repository's root (as a report names it)."""
+    return [(os.path.relpath(path, ROOT), m) for path, m in recordings(nn, **filters)]
+
+
+def hardware(m):
+    """How a report names a machine: its GPUs, then its link ("gpus (link_en)")."""
+    return f"{m['gpus']} ({m['link_en']})" if m["link_en"] else m["gpus"]
+
+
 def of(name):
     """(NN, machine) of a recording's file name (labNN-SUFFIX.csv, or .cmd, or a path); Unknown
     for a name that is not one of a machine of the table."""

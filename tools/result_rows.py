@@ -65,7 +65,7 @@ def machine(rows):
 
 
 def gpus_label(rows):
-    """"2× NVIDIA H200" (count × name, names in the order of their first row), or "no GPU"."""
+    """"N× NAME" (count × name, names in the order of their first row), or "no GPU"."""
     counts = {}
     for name in machine(rows)[0]:
         counts[name] = counts.get(name, 0) + 1

@@ -7,7 +7,7 @@ the recorded runs it cites (tests/fixtures/labNN-SUFFIX.csv, each made on the
 machine of its SUFFIX in tests/fixtures/machines.tsv). A placeholder stands
 alone between double braces:
 
-  {{hw FIX}}                  the hardware FIX (e.g. lab05-run) was recorded on
+  {{hw FIX}}                  the hardware FIX (labNN-SUFFIX) was recorded on
   {{name NN ID}}              claim ID's name in plain English, quoted
                               (slides/claim-names.tsv)
   {{machine FIX}}             the CUDA and driver versions FIX's machine rows
@@ -25,7 +25,7 @@ alone between double braces:
                               belongs in {{untested NN}} instead)
   {{untested NN ...}}         one table of the claims of those labs that no
                               recording can test, with the reason
-  {{verdictcell NN ID SUFFIX}} one badge and headline (SUFFIX: run, run-1xh200)
+  {{verdictcell NN ID SUFFIX}} one badge and headline (SUFFIX: a machine of machines.tsv)
   {{scoreboard NN[:A-B] ...}} a table of the claims of those labs that some
                               recording tests (A-B: only its claims A to B,
                               counted from 1, for a long lab)
@@ -64,7 +64,7 @@ MACHINES_TSV = os.path.join(ROOT, "tests", "fixtures", "machines.tsv")
 
 
 def read_machines():
-    """[(suffix, "2× NVIDIA H200, NVLink 4 ×18")] from tests/fixtures/machines.tsv, in its order:
+    """[(suffix, "GPUS, LINK")] from tests/fixtures/machines.tsv, in its order:
     the one place the course names its machines."""
     out = []
     with open(MACHINES_TSV, encoding="utf-8") as f:
@@ -77,7 +77,7 @@ def read_machines():
     return out
 
 
-# The recorded machines (suffix, "2× NVIDIA H200, NVLink 4 ×18"), in the order a
+# The recorded machines (suffix, "GPUS, LINK"), in the order a
 # claim page shows them, and each one's link ("NVLink 4 ×18").
 MACHINES = [(suffix, f"{gpus}, {link}") for suffix, gpus, link in read_machines()]
 LINKS = {suffix: link for suffix, _, link in read_machines()}

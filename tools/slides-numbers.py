@@ -44,7 +44,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# A unit after a number; "×" only as a ratio ("4.2×"), not "2× H200" or "2 × x".
+# A unit after a number; "×" only as a ratio ("4.2×"), not "2× GPU" or "2 × x".
 UNIT = r"(?:\s*(?:GB/s|μs|us|ns|ms)(?![\w/])|%|×(?!\s*[A-Za-z(]))"
 FIGURE = re.compile(r"(?<![\w.])(×?)([0-9]+(?:\.[0-9]+)?)(?:\s*(?:/|→|–|\.\.\.|…)\s*[0-9]+(?:\.[0-9]+)?)*(" + UNIT + r")?")
 PLACEHOLDER = re.compile(r"\{\{.*?\}\}")

@@ -1,6 +1,6 @@
 # lab06.gp: lab 06's plot for the slides, from the lab's CSVs.
 #
-#   gnuplot -e "csv='tests/fixtures/lab06-run.csv'; csv1='tests/fixtures/lab06-run-1xh200.csv'; \
+#   gnuplot -e "csv='tests/fixtures/lab06-PAIR.csv'; csv1='tests/fixtures/lab06-ONE.csv'; \
 #               out='slides/img'; hw='...'; hw1='...'" slides/plots/lab06.gp
 #
 # Writes OUT/lab06-busbw.png: the all-reduce's bus bandwidth (nccl-tests'
@@ -18,8 +18,8 @@
 # Columns (the course's one row format, tests/fixtures/rows-header.csv):
 # 1 experiment, 2 variant, 3 route, 7 bytes, 13 gbps (busbw).
 
-if (!exists("csv")) csv = ""
-if (!exists("csv1")) csv1 = "lab06-run-1xh200.csv"
+if (!exists("csv")) { exit error "lab06.gp: set csv to a recording on a pair of GPUs, or '': make-plots.sh picks it" }
+if (!exists("csv1")) { exit error "lab06.gp: set csv1 to a recording on one GPU, or '': make-plots.sh picks it" }
 if (!exists("out")) out = "."
 if (!exists("hw")) hw = csv
 if (!exists("hw1")) hw1 = csv1

@@ -11,7 +11,7 @@ import csv
 import os
 
 import host_tools
-import recordings
+import machines
 
 CLAIMS = ["id", "lab", "section", "verdict", "chapter", "meaning", "measured"]
 RECORDED = ["recording", "hardware", "id", "lab", "verdict", "measured"]
@@ -66,9 +66,9 @@ def recorded(run, labs):
         if lab.ok or tool is None:
             continue
         errors = os.path.join(run.work, f"{lab.name}.verdicts.err")
-        for fixture, machine in recordings.of_lab(lab.number):
+        for fixture, machine in machines.in_repo(lab.number):
             for claim in host_tools.verdicts(tool, fixture, errors, recording=True) or []:
-                rows.append({"recording": fixture, "hardware": recordings.hardware(machine),
+                rows.append({"recording": fixture, "hardware": machines.hardware(machine),
                              "id": claim["variant"], "lab": lab.name,
                              "verdict": claim["value"], "measured": claim["detail"]})
         if os.path.isfile(errors) and os.path.getsize(errors) == 0:

@@ -10,7 +10,7 @@ import shutil
 import socket
 import subprocess
 
-import recordings
+import machines
 import sections
 
 # A verdict in the ledger; "untested" is said of this machine ("here") or of a recording ("there").
@@ -110,7 +110,7 @@ def ledger_row(claim, lab, recorded):
     detail = claim["measured"]
     if not lab.ok:
         elsewhere = recorded_cell(recorded, claim["id"])
-        if not elsewhere and not recordings.of_lab(lab.number):  # a new lab says so instead
+        if not elsewhere and not machines.in_repo(lab.number):  # a new lab says so instead
             elsewhere = "no recording of this lab yet"
         if elsewhere and lab.skipped:  # why it did not run is said at the top
             detail = elsewhere

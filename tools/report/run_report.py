@@ -77,7 +77,7 @@ def options(argv):
 
 
 def gpus_here(labs):
-    """This machine's GPUs, e.g. "2× NVIDIA H200", from the first result file with rows ("no
+    """This machine's GPUs, as "N× NAME", from the first result file with rows ("no
     GPU" when none has any); "" when no lab ran."""
     if not labs:
         return ""

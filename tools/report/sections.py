@@ -14,7 +14,7 @@ import converted
 import host_tools
 import lab_runs
 import nvbandwidth_rows
-import recordings
+import machines
 import result_rows
 
 
@@ -81,7 +81,7 @@ def recording(run, lab, tool, fixture, machine):
     section = host_tools.report(tool, fixture, beside, recording=True)
     date = result_rows.machine(rows)[1]
     when = f", {date}" if date else ""  # a recording without a date row: no dangling comma
-    text = (f"### Recorded on {recordings.hardware(machine)}{when} (not here)\n\n"
+    text = (f"### Recorded on {machines.hardware(machine)}{when} (not here)\n\n"
             + origin(fixture)
             + f"From `{fixture}`, drawn by the lab's host tool:\n\n"
             + re.sub(r"^### ", "#### ", section, flags=re.M)  # under this recording's heading
@@ -107,6 +107,6 @@ def lab_section(run, lab, here, beside_here):
     if not lab.skipped:
         text += f"Result: {lab.outcome} ({lab.seconds} s).\n\n"
     if tool:
-        for fixture, machine in recordings.of_lab(lab.number):
+        for fixture, machine in machines.in_repo(lab.number):
             text += recording(run, lab.name, tool, fixture, machine)
     return text
