@@ -261,6 +261,23 @@ lab_names() {
     assert_output --partial "cudaDevAttrHostNativeAtomicSupported"
 }
 
+@test "repo: make doctor reports lab 04's atomics rows of a GPU machine, each GPU and link named" {
+    local fake="$BATS_TEST_TMPDIR/build"
+    mkdir -p "$fake/tools" "$fake/ref/bin"
+    printf '#!/bin/sh\ncase $1 in count) echo 2 ;; list) echo "0: a"; echo "1: b" ;; matrix) printf "0 1\\n1 0\\n" ;; pair) echo "0 1" ;; esac\n' \
+        >"$fake/tools/gpu-query"
+    # Lab 04's link rows under their header, as its program writes them on a pair (GPU 1 first).
+    { cat "$FIXTURES/rows-header.csv"
+      echo "link,host_native_atomics,host,1,-1,,0,0,0,,,,,,-1,1,"
+      echo "link,native_atomics,peer,1,0,,0,0,0,,,,,,-1,0,"; } >"$BATS_TEST_TMPDIR/rows.csv"
+    printf '#!/bin/sh\ncat "%s"\n' "$BATS_TEST_TMPDIR/rows.csv" >"$fake/ref/bin/04-peer-atomics"
+    chmod +x "$fake/tools/gpu-query" "$fake/ref/bin/04-peer-atomics"
+    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    assert_success
+    assert_line '  GPU 1, host link: cudaDevAttrHostNativeAtomicSupported = 1 (GPU and CPU atomics on one host object are atomic)'
+    assert_line '  GPU 1 -> GPU 0: cudaDevP2PAttrNativeAtomicSupported = 0'
+}
+
 @test "repo: make doctor says 'Without a GPU' only where there is none" {
     local fake="$BATS_TEST_TMPDIR/build"
     mkdir -p "$fake/tools"

@@ -147,12 +147,14 @@ if [ "$n" -eq 0 ]; then
 elif grep -q '^link,host_native_atomics,' <<<"$rows"; then
     # (an unfinished skeleton may exit non-zero after its link rows: the rows are the answer)
     # (one statement per line: mawk takes no line break inside ?:)
-    awk -F, '$1 == "link" && $2 == "host_native_atomics" {
+    # (the rows' columns by the names of their header line)
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+             $c["experiment"] == "link" && $c["variant"] == "host_native_atomics" {
                  note = " (GPU and CPU must not update one host object at once: lab 04 shows what is lost)"
-                 if ($16 == "1") note = " (GPU and CPU atomics on one host object are atomic)"
-                 printf "  GPU %s, host link: cudaDevAttrHostNativeAtomicSupported = %s%s\n", $4, $16, note }
-             $1 == "link" && $2 == "native_atomics" {
-                 printf "  GPU %s -> GPU %s: cudaDevP2PAttrNativeAtomicSupported = %s\n", $4, $5, $16 }' <<<"$rows"
+                 if ($c["value"] == "1") note = " (GPU and CPU atomics on one host object are atomic)"
+                 printf "  GPU %s, host link: cudaDevAttrHostNativeAtomicSupported = %s%s\n", $c["src"], $c["value"], note }
+             $c["experiment"] == "link" && $c["variant"] == "native_atomics" {
+                 printf "  GPU %s -> GPU %s: cudaDevP2PAttrNativeAtomicSupported = %s\n", $c["src"], $c["dst"], $c["value"] }' <<<"$rows"
 elif [ ! -x "$atomics" ]; then
     echo "  could not ask: lab 04's program is not built ($atomics; make builds it)"
 else
