@@ -332,6 +332,17 @@ assert_checker_rejects_all() {
     [ -z "$bad" ] || fail "the checker let these broken runs through: $bad"
 }
 
+# assert_checker_accepts_all NN CHECKER [silent]: CHECKER FILE must pass on every
+# recording of lab NN (and, with "silent", say nothing), failing when the lab has none.
+assert_checker_accepts_all() {
+    local lab=$1 checker=$2 silent=${3:-} fx
+    [ -n "$(recordings "$lab")" ] || fail "lab $lab has no recording (tests/fixtures/lab$lab-SUFFIX.csv)"
+    for fx in $(recordings "$lab"); do
+        run_checker "$checker" "$fx" || fail "$(basename "$fx"): $checker_output"
+        [ -z "$silent" ] || [ -z "$checker_output" ] || fail "$(basename "$fx") passes, but says: $checker_output"
+    done
+}
+
 # run_checker CHECKER FILE: run it, keep what it said in $checker_output.
 run_checker() {
     checker_output=$("$1" "$2" 2>&1)
