@@ -138,6 +138,9 @@ col() {
         grep -qE "^$tool: .*--target-processes all" "$REPO_ROOT/labs/06-ipc-allreduce/sanitize.conf" ||
             fail "sanitize.conf: $tool does not follow the rank processes"
     done
+    # Peer buffers are written by another process: initcheck knows only through the NVTX marks.
+    grep -qE '^initcheck: .*--nvtx yes' "$REPO_ROOT/labs/06-ipc-allreduce/sanitize.conf" ||
+        fail "sanitize.conf: initcheck does not read the harness's NVTX marks of peer buffers"
 }
 
 # --- with a GPU ---------------------------------------------------------------

@@ -78,6 +78,8 @@ static void share_buffers(ar_state *s)
         }
         RANK_CHECK(me, ipc_open(&h[0], &s->in_peer[q]));
         RANK_CHECK(me, ipc_open(&h[1], &s->work_peer[q]));
+        lab06_written_elsewhere(s->in_peer[q].ptr, s->max_count * sizeof(float));
+        lab06_written_elsewhere(s->work_peer[q].ptr, s->max_count * sizeof(float));
         s->inputs.ptr[q] = s->in_peer[q].ptr;
     }
 }

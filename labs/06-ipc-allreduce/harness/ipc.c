@@ -53,6 +53,7 @@ static int read_peer(const lab06_rank *me, const lab06_handles *h, int q, float 
     if (err != cudaSuccess || peer.ptr == NULL || peer.event == NULL)
         lab06_fail(me, "ipc_open of rank %d's handles: %s (ptr %p, event %p)", q,
                    cudaGetErrorName(err), peer.ptr, (void *)peer.event);
+    lab06_written_elsewhere(peer.ptr, IPC_COUNT * sizeof(float));
     RANK_CHECK(me, cudaStreamWaitEvent(0, peer.event, 0));
     RANK_CHECK(me, cudaMemcpy(got, peer.ptr, IPC_COUNT * sizeof(float), cudaMemcpyDeviceToHost));
     int ok = 1;

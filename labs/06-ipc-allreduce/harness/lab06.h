@@ -18,6 +18,12 @@
 /** The environment variable that makes the program a rank: "KEY:RANK:NRANKS:FD:SHMFD". */
 #define LAB06_RANK_ENV "LAB06_RANK"
 
+/**
+ * @brief Mark a peer's buffer, mapped here through its IPC handle, as written: its owner, another
+ *        process, filled it before its event was recorded (written_elsewhere.c; for initcheck).
+ */
+void lab06_written_elsewhere(const void *ptr, size_t bytes);
+
 /** @brief One measurement a rank sends to the launcher (the launcher makes the row). */
 typedef struct lab06_result {
     char variant[32];  /**< the algorithm or what was measured */
