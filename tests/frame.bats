@@ -26,7 +26,7 @@ outside_lab99() {
     local changed
     changed=$(git -C "$SCRATCH" status --porcelain --untracked-files=all) || return 1
     sed -E 's/^...//' <<<"$changed" |
-        grep -vE '^(labs/99-demo-lab/|solutions/99-demo-lab/|tests/lab99\.bats$|tests/unit/lab99\.c$|tests/mistakes/lab99-[a-z0-9-]+\.patch$)' ||
+        grep -vE '^(labs/99-demo-lab/|solutions/99-demo-lab/|slides/99-demo-lab\.md$|tests/lab99\.bats$|tests/unit/lab99\.c$|tests/mistakes/lab99-[a-z0-9-]+\.patch$)' ||
         true
 }
 
@@ -40,7 +40,7 @@ outside_lab99() {
 # The rules are the tests tagged lab-rules in the suite's own files: each judges every lab.
 @test "frame: a new lab from the template passes every rule the suite holds labs to" {
     local files=() f
-    for f in repo handouts grading; do
+    for f in repo handouts grading slides; do
         [ -f "$SCRATCH/tests/$f.bats" ] && files+=("tests/$f.bats")
     done
     [ "${#files[@]}" -gt 0 ] || fail "no file of the suite's rules in the scratch copy"

@@ -181,6 +181,7 @@ need_host_tools() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "slides: no deck writes a verdict or a measured number by hand" {
     local d words
     for d in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
@@ -206,6 +207,7 @@ need_host_tools() {
         'on  , CUDA 13.0' '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`')"
 }
 
+# bats test_tags=lab-rules
 @test "slides: each lab deck's title page names the CUDA and driver versions its own fixtures record, and nothing they lack" {
     need_host_tools
     local n suffix fix title want
@@ -246,6 +248,7 @@ need_host_tools() {
     assert_output --partial "580.159.04"
 }
 
+# bats test_tags=lab-rules
 @test "slides: a TODO message a deck shows is the skeleton's, at the line of its LAB_TODO" {
     need_host_tools
     local n d name id place= msgs unit line
@@ -279,6 +282,7 @@ need_host_tools() {
     [ -n "$place" ] || skip "no student unit-test driver built that stops at a TODO a deck shows (make student)"
 }
 
+# bats test_tags=lab-rules
 @test "slides: every deck fills from the recorded runs, and every number it then shows is in the runs it cites" {
     need_host_tools
     local d name n fx files tool
@@ -317,6 +321,7 @@ need_host_tools() {
     assert_output --partial "need exactly one"
 }
 
+# bats test_tags=lab-rules
 @test "slides: every lab has its deck, and every lab deck its lab" {
     local lab n
     [ -n "$LABS" ] || fail "no lab deck slides/NN-*.md found"
@@ -370,6 +375,7 @@ need_host_tools() {
     assert_output --partial "lab 05 has no recording"
 }
 
+# bats test_tags=lab-rules
 @test "slides: the verdicts a filled deck shows are the host tools' for both machines" {
     need_host_tools
     local n d id tool suffix verdict word
@@ -408,6 +414,7 @@ need_host_tools() {
     done
 }
 
+# bats test_tags=lab-rules
 @test "slides: every claim a recording tests has its page, the others share one table, and deck 00 shows each once" {
     need_host_tools
     local n id suffix board=$BATS_TEST_TMPDIR/00-filled.md
@@ -458,12 +465,15 @@ need_host_tools() {
         fail "deck 06 does not point to the tests of labs 01 and 03 within one process"
 }
 
+# bats test_tags=lab-rules
 @test "slides: each lab deck follows the template: both machines, questions, TODOs, claims with section, pitfalls, what you measured" {
     local n d title todos_deck todos_lab q last suffix
     for n in $LABS; do
         d=$(deck "$n")
         title=$(slide_bodies "$d" | awk '/^@@slide$/ { exit } { print }')
+        # {{recorded-on NN}} names every machine of machines.tsv (a new lab's deck has it)
         for suffix in $(machine_suffixes); do
+            [[ "$title" == *"{{recorded-on $n}}"* ]] ||
             [[ "$title" == *"{{hw lab$n-$suffix}}"* && "$title" == *"{{machine lab$n-$suffix}}"* ]] ||
                 fail "$(basename "$d"): the title page does not name the machine of lab$n-$suffix (with its {{machine}})"
         done
@@ -506,6 +516,7 @@ notes_missing() {
     }'
 }
 
+# bats test_tags=lab-rules
 @test "slides: every deck has speaker notes, on every page with a plot, code or a claim's verdicts" {
     need_host_tools
     local d name
@@ -525,6 +536,7 @@ notes_missing() {
     assert_output --partial "Claim: "
 }
 
+# bats test_tags=lab-rules
 @test "slides: every lab deck has a code page, and its code is the named source file's, line for line" {
     local n d
     for n in $LABS; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # new-lab.sh NN name: start lab NN from tools/lab-template/ — its handouts,
-# harness, claims, the master of the student's file, a unit-test driver, a
-# test file and its planted mistakes (tests/mistakes/labNN-*.patch) — then
+# harness, claims, the master of the student's file, its deck (slides/NN-name.md), a
+# unit-test driver, a test file and its planted mistakes (tests/mistakes/labNN-*.patch) — then
 # generate its skeleton. Nothing outside the new lab's own folders and test
 # files is touched: the Makefile, the report, grading, the sanitizer and
 # mistakes runs find labs by their folders.
@@ -24,4 +24,4 @@ fi
     sed -e "s/@LAB@/$lab/g" -e "s/@NN@/$nn/g" "tools/lab-template/$rel" >"$dest"
 done
 tools/skeletons.sh generate >/dev/null
-echo "new-lab: labs/$lab/ (handouts, harness, claims.tsv, student/), solutions/$lab/, tests/lab$nn.bats, tests/unit/lab$nn.c, tests/mistakes/lab$nn-*.patch"
+echo "new-lab: labs/$lab/ (handouts, harness, claims.tsv, student/), solutions/$lab/, slides/$lab.md, tests/lab$nn.bats, tests/unit/lab$nn.c, tests/mistakes/lab$nn-*.patch"

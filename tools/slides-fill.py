@@ -427,6 +427,14 @@ def untested(labs):
     return "\n".join(out) + "\n\n" + note("\n\n".join(notes))
 
 
+def recorded_on(nn):
+    """The title page's machines of lab NN: every machine of machines.tsv, in its order, with
+    its versions or the words for a machine the lab has no recording of (a new machine's row
+    adds its line to every deck)."""
+    return ";\n".join(f"**{hardware(f'lab{nn}-{suffix}')}** {machine(f'lab{nn}-{suffix}')}"
+                       for suffix, _ in MACHINES)
+
+
 def unrecorded(fix):
     """The words for a machine a lab has no recording of; refused once the recording exists."""
     if recorded(fix):
@@ -509,6 +517,8 @@ def fill_one(body):
     if name == "hw" and len(pos) == 1:
         fixture_file(pos[0])
         return hardware(pos[0])
+    if name == "recorded-on" and len(pos) == 1 and re.fullmatch(r"[0-9]{2}", pos[0]):
+        return "Recorded on " + recorded_on(pos[0])
     if name == "unrecorded" and len(pos) == 1:
         return unrecorded(pos[0])
     if name == "name" and len(pos) == 2:

@@ -9,7 +9,7 @@
       (p2p_copy.c:22). A deck should print none: they come from placeholders
       (tools/slides-fill.py: num, machine, todo ...).
 
-  slides-numbers.py sources FILLED.md FIXTURE.csv...
+  slides-numbers.py sources FILLED.md [FIXTURE.csv...]
       prints every measured number of a filled deck (outside the chapter's
       quotes) that none of the given recorded runs holds, neither as a value
       rounded to the digits shown nor inside a text field (the sentences the
@@ -118,7 +118,8 @@ def main(argv):
         for b in bad:
             print(b)
         return 1 if bad else 0
-    if len(argv) >= 4 and argv[1] == "sources":
+    # No FIXTURE at all is a lab with no recording yet: then no measured number may be shown.
+    if len(argv) >= 3 and argv[1] == "sources":
         with open(argv[2], encoding="utf-8") as f:
             text = f.read()
         have = known_values(argv[3:])
