@@ -129,7 +129,7 @@ outside_other_recordings() {
     awk '/^<!-- numbers: other-recordings -->$/ { print; skip = 1; next } /^<!-- \/numbers -->$/ { skip = 0 } !skip'
 }
 
-@test "frame: a new machine is one row and its recordings: the report, the handouts, the scoreboard and the plots show it" {
+@test "frame: a new machine is one row and its recordings: the report, the handouts, the README's ledger, the scoreboard and the plots show it" {
     local copy="$BATS_TEST_TMPDIR/course" suffix=madeup gpu="Made-up GPU" link="PCIe Gen4 ×16"
     local from gpus f nn lab h n labs=() drawn=same
     from=$(machine_suffixes gpu_count=1 | head -n 1)
@@ -151,7 +151,7 @@ outside_other_recordings() {
     assert_output 1
 
     # The handouts: each lab's, in both languages, shows it in its part other-recordings, and
-    # nothing else of any handout changes.
+    # nothing else of any handout (or of the README) changes.
     BUILD="$BUILD_DIR" run "$copy/tools/handout-numbers.py"
     assert_success
     for nn in "${labs[@]}"; do
@@ -171,7 +171,10 @@ outside_other_recordings() {
                 awk -F, 'NR == 2 { print $2 ": " $16 ": " }')"
         done
     done
-    for h in "$copy"/labs/[0-9][0-9]-*/README*.md; do
+    # The README's ledger, in its part other-recordings.
+    run grep -c "^- on $gpus ($link to the host): [0-9]* of the chapter's [0-9]* claims get a measured verdict" "$copy/README.md"
+    assert_output 1
+    for h in "$copy"/README.md "$copy"/labs/[0-9][0-9]-*/README*.md; do
         diff <(git -C "$copy" show "HEAD:${h#"$copy/"}" | outside_other_recordings) <(outside_other_recordings <"$h") ||
             fail "${h#"$copy/"}: make handout-numbers changed more than its part other-recordings"
     done
@@ -213,9 +216,9 @@ outside_other_recordings() {
         echo "# the plots are not checked: gnuplot or dot is not installed" >&3
     fi
 
-    # Nothing changed in the copy but the row, the recordings and the handouts.
+    # Nothing changed in the copy but the row, the recordings, the handouts and the README.
     run bash -c "git -C '$copy' status --porcelain --untracked-files=all | cut -c4- |
-        grep -vxE 'tests/fixtures/machines\.tsv|tests/fixtures/lab[0-9]{2}-$suffix\.(csv|cmd|nvbandwidth-[a-z]+\.json)|labs/[0-9]{2}-[a-z0-9-]+/README(\.zh-CN)?\.md'"
+        grep -vxE 'tests/fixtures/machines\.tsv|tests/fixtures/lab[0-9]{2}-$suffix\.(csv|cmd|nvbandwidth-[a-z]+\.json)|(labs/[0-9]{2}-[a-z0-9-]+/)?README(\.zh-CN)?\.md'"
     assert_output ""
 }
 

@@ -197,8 +197,11 @@ EOF
     [ -d "$REPO_ROOT/solutions" ] || skip "a student tree: its README is the student's, with no claim counts"
     copy=$(copy_tree)
     local suffix
+    # A machine's ledger has a part of its own, or is generated in other-recordings (a new row).
+    grep -qF "<!-- numbers: other-recordings -->" "$copy/README.md" || fail "README.md has no part for the other machines' ledgers"
     for suffix in $(machine_suffixes); do
         grep -qF "<!-- numbers: ledger $suffix.csv -->" "$copy/README.md" ||
+            grep -qF "(\`tests/fixtures/labNN-$suffix.csv\` of lab" "$copy/README.md" ||
             fail "README.md has no ledger of the recordings labNN-$suffix.csv"
     done
     sed -i -E 's/: ([0-9]+) of the chapter.s/: 99 of the chapter'"'"'s/' "$copy/README.md"

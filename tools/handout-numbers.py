@@ -18,7 +18,8 @@ KIND is
                       the handout (a machine of tests/fixtures/machines.tsv that no
                       caption, report, verdicts or rows part above cites), in the table's
                       order: a heading naming the machine, then its caption, report and
-                      verdicts; nothing when there is none
+                      verdicts; nothing when there is none. In README.md: the ledger of
+                      each machine with recordings and no ledger part of its own
     ledger KIND       (README.md) how many of the chapter's claims every lab's
                       recording KIND (SUFFIX.csv, SUFFIX a machine of
                       tests/fixtures/machines.tsv) judges, and on what
@@ -40,6 +41,7 @@ BUILD (default build) is where the host tools are.
 """
 
 import csv
+import glob
 import os
 import re
 import subprocess
@@ -317,6 +319,14 @@ def other_recordings(lab, text, zh):
     return "\n".join(parts)
 
 
+def other_ledgers(text, zh):
+    """The ledger of every machine with recordings that no ledger part of README.md's TEXT
+    names, in the table's order."""
+    own = cited(text)
+    return "".join(ledger(None, kind, zh) for kind in kinds() if kind not in own and
+                   glob.glob(os.path.join(glob.escape(FIXTURES), f"lab[0-9][0-9]-{kind}")))
+
+
 KINDS = {"caption": caption, "report": report, "verdicts": verdicts, "rows": rows,
          "build-flags": build_flags, "ledger": ledger}
 
@@ -331,12 +341,13 @@ def render(handout, text):
             fail(f"{handout}: unknown kind '{kind}'")
         if kind in ("build-flags", "other-recordings") and name is not None:
             fail(f"{handout}: '{kind}' takes no fixture")
+        if kind == "other-recordings":
+            others = other_ledgers(text, zh) if handout == README else other_recordings(lab, text, zh)
+            return m.group(1) + others + m.group(6)
         if (kind == "ledger") != (handout == README):
             fail(f"{handout}: 'ledger' belongs to README.md alone")
         if kind == "ledger":
             return m.group(1) + ledger(None, name, zh) + m.group(6)
-        if kind == "other-recordings":
-            return m.group(1) + other_recordings(lab, text, zh) + m.group(6)
         if kind != "build-flags" and name is None:
             fail(f"{handout}: '{kind}' needs a fixture")
         if (kind == "rows") != (extra is not None):
