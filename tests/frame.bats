@@ -7,13 +7,19 @@ setup_file() {
     [ -d "$REPO_ROOT/tools/lab-template" ] || return 0 # a student tree: setup() skips
     # A scratch copy of the course with a lab 99 made from the template.
     export SCRATCH="$BATS_FILE_TMPDIR/course"
-    mkdir -p "$SCRATCH"
-    (cd "$REPO_ROOT" && tools/source-files.sh | xargs -0 cp --parents -t "$SCRATCH")
-    git -C "$SCRATCH" init -q && git -C "$SCRATCH" add -A &&
-        git -C "$SCRATCH" -c user.name=t -c user.email=t@t commit -qm base
+    scratch_copy "$SCRATCH"
     (cd "$SCRATCH" && tools/new-lab.sh 99 demo-lab >"$BATS_FILE_TMPDIR/new-lab.log" 2>&1)
     make -s -C "$SCRATCH" -j2 all CUDA_ARCH=90 BUILD="$SCRATCH/build" >"$BATS_FILE_TMPDIR/build.log" 2>&1 ||
         echo "build failed" >>"$BATS_FILE_TMPDIR/build.log"
+}
+
+# scratch_copy DIR: a copy of the course's source files in DIR, committed there as a git
+# repository of its own (git status then shows what a step changed).
+scratch_copy() {
+    mkdir -p "$1"
+    (cd "$REPO_ROOT" && tools/source-files.sh | xargs -0 cp --parents -t "$1")
+    git -C "$1" init -q && git -C "$1" add -A &&
+        git -C "$1" -c user.name=t -c user.email=t@t commit -qm base
 }
 
 setup() {
@@ -94,6 +100,126 @@ outside_lab99() {
     assert_output 1
     run head -1 "$SCRATCH/build/report/data/99-demo-lab.csv"
     assert_output "$(head -1 "$FIXTURES/rows-header.csv")"
+}
+
+# add_machine COPY SUFFIX GPU LINK FROM: a machine of one GPU named GPU, its link to the host
+# LINK (PCIe), as one row of COPY's machines.tsv (its columns in the header's order), and its
+# recordings: those of the machine FROM, with FROM's GPU name and file names changed to its own.
+add_machine() {
+    local copy=$1 suffix=$2 gpu=$3 link=$4 from=$5 col line="" f g base new name was
+    local -A row=([suffix]=$suffix [gpus]="1× $gpu" [link]=$link [link_en]="$link to the host"
+                  [link_zh]="经 $link 连接主机" [gpu_count]=1 [gpu]=$gpu [label]="1× $gpu" [link_kind]=PCIe)
+    while IFS= read -r col; do
+        line+="${line:+$'\t'}${row[$col]?machines.tsv has a column '$col' the test does not fill}"
+    done < <(grep -v '^#' "$copy/tests/fixtures/machines.tsv" | head -n 1 | tr '\t' '\n')
+    printf '%s\n' "$line" >>"$copy/tests/fixtures/machines.tsv"
+    was=$(machine_field "$from" gpu | sed 's/[][\.*^$/]/\\&/g')
+    for f in $(all_recordings suffix="$from"); do
+        base=$(basename "$f" .csv)
+        new=${base%"-$from"}-$suffix
+        for g in "$FIXTURES/$base".*; do # its rows, its command, its nvbandwidth runs
+            name=$(basename "$g")
+            sed -e "s/$was/$gpu/g" -e "s/$base\./$new./g" "$g" >"$copy/tests/fixtures/${name/"$base"/"$new"}"
+        done
+    done
+}
+
+# outside_other_recordings: a handout (stdin) with the generated part other-recordings emptied.
+outside_other_recordings() {
+    awk '/^<!-- numbers: other-recordings -->$/ { print; skip = 1; next } /^<!-- \/numbers -->$/ { skip = 0 } !skip'
+}
+
+@test "frame: a new machine is one row and its recordings: the report, the handouts, the README's ledger, the scoreboard and the plots show it" {
+    local copy="$BATS_TEST_TMPDIR/course" suffix=madeup gpu="Made-up GPU" link="PCIe Gen4 ×16"
+    local from gpus f nn lab h n labs=() drawn=same
+    from=$(machine_suffixes gpu_count=1 | head -n 1)
+    [ -n "$from" ] || fail "no machine of one GPU in machines.tsv to derive the new one's recordings from"
+    gpus="1× $gpu" # its row's GPUs and its label
+    scratch_copy "$copy"
+    add_machine "$copy" "$suffix" "$gpu" "$link" "$from"
+    for f in "$copy"/tests/fixtures/lab[0-9][0-9]-"$suffix".csv; do
+        labs+=("$(basename "$f" | cut -c4-5)")
+    done
+    [ "${#labs[@]}" -gt 0 ] || fail "no recording derived from the machine $from"
+
+    # The report, as make run writes it where no GPU is seen: the recordings of each lab.
+    CUDA_VISIBLE_DEVICES= REPORT_DIR="$BATS_TEST_TMPDIR/report" BUILD="$BUILD_DIR" run "$copy/tools/report/run_report.py"
+    assert_success
+    run grep -cF "### Recorded on $gpus ($link to the host), " "$BATS_TEST_TMPDIR/report/report.md"
+    assert_output "${#labs[@]}"
+    run grep -c "^- on $gpus ($link to the host): [0-9]* hold, " "$BATS_TEST_TMPDIR/report/report.md"
+    assert_output 1
+
+    # The handouts: each lab's, in both languages, shows it in its part other-recordings, and
+    # nothing else of any handout (or of the README) changes.
+    BUILD="$BUILD_DIR" run "$copy/tools/handout-numbers.py"
+    assert_success
+    for nn in "${labs[@]}"; do
+        for h in "$copy"/labs/"$nn"-*/README.md "$copy"/labs/"$nn"-*/README.zh-CN.md; do
+            lab=$(basename "$(dirname "$h")")
+            run sed -n '/^<!-- numbers: other-recordings -->$/,/^<!-- \/numbers -->$/p' "$h"
+            if [[ $h == *.zh-CN.md ]]; then
+                assert_line "### 一块 $gpu（$link）"
+                assert_output --partial "记录于 **$gpus**（经 $link 连接主机）"
+            else
+                assert_line "### $gpus ($link)"
+                assert_output --partial "Recorded on **$gpus** ($link to the host)"
+            fi
+            assert_output --partial "(../../tests/fixtures/lab$nn-$suffix.csv)"
+            # its verdicts: the first claim's, as the lab's host tool judges it
+            assert_output --partial "$("$BUILD_DIR/host/$lab" verdicts "$copy/tests/fixtures/lab$nn-$suffix.csv" |
+                awk -F, 'NR == 2 { print $2 ": " $16 ": " }')"
+        done
+    done
+    # The README's ledger, in its part other-recordings.
+    run grep -c "^- on $gpus ($link to the host): [0-9]* of the chapter's [0-9]* claims get a measured verdict" "$copy/README.md"
+    assert_output 1
+    for h in "$copy"/README.md "$copy"/labs/[0-9][0-9]-*/README*.md; do
+        diff <(git -C "$copy" show "HEAD:${h#"$copy/"}" | outside_other_recordings) <(outside_other_recordings <"$h") ||
+            fail "${h#"$copy/"}: make handout-numbers changed more than its part other-recordings"
+    done
+    BUILD="$BUILD_DIR" run "$copy/tools/handout-numbers.py" --check
+    assert_success
+
+    # Deck 00's scoreboard: a column for it on every page.
+    BUILD="$BUILD_DIR" run "$copy/tools/slides-fill.py" "$copy/slides/00-introduction.md" "$BATS_TEST_TMPDIR/00.md"
+    assert_success
+    n=$(grep -c '^{{scoreboard ' "$copy/slides/00-introduction.md")
+    [ "$n" -gt 0 ] || fail "deck 00 has no scoreboard"
+    run grep -c "^| lab | claim | § | .* | $gpus, $link |\$" "$BATS_TEST_TMPDIR/00.md"
+    assert_output "$n"
+
+    # The plots: make run's report draws each of its recordings, titled with it; the slides'
+    # plots are handed it, and not all of them are the same as drawn without it.
+    if command -v gnuplot >/dev/null && command -v dot >/dev/null; then
+        run grep -c "^!\[[0-9][0-9]-[a-z0-9-]*: [a-z0-9-]*, $gpus, [0-9-]*\]([0-9][0-9]-[a-z0-9-]*-$suffix-[a-z0-9-]*\.png)\$" \
+            "$BATS_TEST_TMPDIR/report/report.md"
+        [ "$output" -gt 0 ] || fail "the report draws no plot of the new machine's recordings"
+        for f in $(sed -nE "s/^!\[.*\]\(([0-9][0-9]-[a-z0-9-]*-$suffix-[a-z0-9-]*\.png)\)\$/\1/p" "$BATS_TEST_TMPDIR/report/report.md"); do
+            assert_file_exists "$BATS_TEST_TMPDIR/report/$f"
+        done
+        mkdir -p "$BATS_TEST_TMPDIR/bin"
+        printf '#!/bin/sh\nprintf "%%s\\n" "$*" >>"%s"\nexec %q "$@"\n' "$BATS_TEST_TMPDIR/gnuplot.log" "$(command -v gnuplot)" \
+            >"$BATS_TEST_TMPDIR/bin/gnuplot"
+        chmod +x "$BATS_TEST_TMPDIR/bin/gnuplot"
+        PATH="$BATS_TEST_TMPDIR/bin:$PATH" run "$copy/slides/plots/make-plots.sh" "$BATS_TEST_TMPDIR/img"
+        assert_success
+        run grep -cF "='$gpus, $link';" "$BATS_TEST_TMPDIR/gnuplot.log"
+        [ "$output" -gt 0 ] || fail "make-plots.sh hands the new machine to no plot script"
+        run "$REPO_ROOT/slides/plots/make-plots.sh" "$BATS_TEST_TMPDIR/img-before"
+        assert_success
+        for f in "$BATS_TEST_TMPDIR"/img/*.png; do
+            cmp -s "$f" "$BATS_TEST_TMPDIR/img-before/$(basename "$f")" || drawn=changed
+        done
+        [ "$drawn" = changed ] || fail "every slide plot is the same with the new machine as without it"
+    else
+        echo "# the plots are not checked: gnuplot or dot is not installed" >&3
+    fi
+
+    # Nothing changed in the copy but the row, the recordings, the handouts and the README.
+    run bash -c "git -C '$copy' status --porcelain --untracked-files=all | cut -c4- |
+        grep -vxE 'tests/fixtures/machines\.tsv|tests/fixtures/lab[0-9]{2}-$suffix\.(csv|cmd|nvbandwidth-[a-z]+\.json)|(labs/[0-9]{2}-[a-z0-9-]+/)?README(\.zh-CN)?\.md'"
+    assert_output ""
 }
 
 @test "frame: the new lab is graded, and an edit of the harness in a student's tree changes no score" {

@@ -32,16 +32,21 @@ copy_tree() {
 
 # bats test_tags=lab-rules
 @test "handouts: each cites the recording of every machine of machines.tsv, with the hardware" {
-    local h nn kind fx suffix gpus caption
+    local h nn kind fx suffix gpus caption own
     [ -n "$(machine_suffixes)" ] || fail "tests/fixtures/machines.tsv names no machine"
     for h in $(handouts); do
         nn=$(basename "$(dirname "$h")" | cut -c1-2)
+        # The recordings of the machines with no parts of their own are generated here.
+        grep -qF "<!-- numbers: other-recordings -->" "$h" || fail "$h: no generated part for the other machines' recordings"
         for suffix in $(machine_suffixes); do
             fx="lab$nn-$suffix.csv"
+            # A machine has a caption, report and verdicts of its own, or none (a new machine's row).
+            own=0
             for kind in caption report verdicts; do
-                grep -qF "<!-- numbers: $kind $fx -->" "$h" || fail "$h: no generated $kind of $fx"
+                if grep -qF "<!-- numbers: $kind $fx -->" "$h"; then own=$((own + 1)); fi
             done
-            # A lab not recorded yet says so in each of those parts (the next test holds that).
+            [ "$own" = 0 ] || [ "$own" = 3 ] || fail "$h: $own of the caption, report and verdicts of $fx"
+            # A lab not recorded yet says so in each of its own parts (the next test holds that).
             [ -f "$FIXTURES/$fx" ] || continue
             # The caption names the machine as its row does: the GPUs, then its link.
             gpus=$(machine_field "$suffix" gpus)
@@ -192,8 +197,11 @@ EOF
     [ -d "$REPO_ROOT/solutions" ] || skip "a student tree: its README is the student's, with no claim counts"
     copy=$(copy_tree)
     local suffix
+    # A machine's ledger has a part of its own, or is generated in other-recordings (a new row).
+    grep -qF "<!-- numbers: other-recordings -->" "$copy/README.md" || fail "README.md has no part for the other machines' ledgers"
     for suffix in $(machine_suffixes); do
         grep -qF "<!-- numbers: ledger $suffix.csv -->" "$copy/README.md" ||
+            grep -qF "(\`tests/fixtures/labNN-$suffix.csv\` of lab" "$copy/README.md" ||
             fail "README.md has no ledger of the recordings labNN-$suffix.csv"
     done
     sed -i -E 's/: ([0-9]+) of the chapter.s/: 99 of the chapter'"'"'s/' "$copy/README.md"

@@ -14,6 +14,12 @@ KIND is
     verdicts FIXTURE  the claims' verdicts: build/host/NN-name verdicts FIXTURE
     rows FIXTURE E,F  the rows of experiments E and F: call, GPUs, answer, detail
     build-flags       how the student's files are compiled (read from the Makefile)
+    other-recordings  every recording of the lab whose machine has no part of its own in
+                      the handout (a machine of tests/fixtures/machines.tsv that no
+                      caption, report, verdicts or rows part above cites), in the table's
+                      order: a heading naming the machine, then its caption, report and
+                      verdicts; nothing when there is none. In README.md: the ledger of
+                      each machine with recordings and no ledger part of its own
     ledger KIND       (README.md) how many of the chapter's claims every lab's
                       recording KIND (SUFFIX.csv, SUFFIX a machine of
                       tests/fixtures/machines.tsv) judges, and on what
@@ -35,6 +41,7 @@ BUILD (default build) is where the host tools are.
 """
 
 import csv
+import glob
 import os
 import re
 import subprocess
@@ -279,6 +286,47 @@ def build_flags(lab, name, zh):
             f"- in your skeleton only, relaxed: `{relaxed}` (a stub's unused variables are no error)\n")
 
 
+# A count of GPUs in a Chinese heading: 一块, 两块 ... 十块; past ten, the figure.
+ZH_COUNTS = "一两三四五六七八九十"
+
+
+def machine_heading(m, zh):
+    """The heading of a machine's recording: its GPUs, then its link (machines.tsv's row)."""
+    if zh:
+        n = int(m["gpu_count"])
+        count = ZH_COUNTS[n - 1] if 1 <= n <= len(ZH_COUNTS) else f"{n} "
+        return f"### {count}块 {m['gpu']}（{m['link']}）\n"
+    return f"### {m['gpus']} ({m['link']})\n"
+
+
+def cited(text):
+    """The recordings (labNN-SUFFIX.csv) the parts of TEXT cite by name."""
+    return {m.group(3) for m in BLOCK.finditer(text) if m.group(3)}
+
+
+def other_recordings(lab, text, zh):
+    """Every recording of LAB whose machine no part of the handout TEXT cites: under a heading
+    naming the machine, what a machine's own parts give (caption, report, verdicts)."""
+    nn = lab.split("-")[0]
+    own = cited(text)
+    parts = []
+    for kind, m in kinds().items():
+        name = f"lab{nn}-{kind}"
+        if name in own or not os.path.isfile(os.path.join(FIXTURES, name)):
+            continue
+        parts.append("\n".join([machine_heading(m, zh), caption(lab, name, zh),
+                                 report(lab, name, zh), verdicts(lab, name, zh)]))
+    return "\n".join(parts)
+
+
+def other_ledgers(text, zh):
+    """The ledger of every machine with recordings that no ledger part of README.md's TEXT
+    names, in the table's order."""
+    own = cited(text)
+    return "".join(ledger(None, kind, zh) for kind in kinds() if kind not in own and
+                   glob.glob(os.path.join(glob.escape(FIXTURES), f"lab[0-9][0-9]-{kind}")))
+
+
 KINDS = {"caption": caption, "report": report, "verdicts": verdicts, "rows": rows,
          "build-flags": build_flags, "ledger": ledger}
 
@@ -289,10 +337,13 @@ def render(handout, text):
 
     def one(m):
         kind, name, extra = m.group(2), m.group(3), m.group(4)
-        if kind not in KINDS:
+        if kind not in KINDS and kind != "other-recordings":
             fail(f"{handout}: unknown kind '{kind}'")
-        if kind == "build-flags" and name is not None:
-            fail(f"{handout}: 'build-flags' takes no fixture")
+        if kind in ("build-flags", "other-recordings") and name is not None:
+            fail(f"{handout}: '{kind}' takes no fixture")
+        if kind == "other-recordings":
+            others = other_ledgers(text, zh) if handout == README else other_recordings(lab, text, zh)
+            return m.group(1) + others + m.group(6)
         if (kind == "ledger") != (handout == README):
             fail(f"{handout}: 'ledger' belongs to README.md alone")
         if kind == "ledger":

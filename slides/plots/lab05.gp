@@ -11,7 +11,9 @@
 # each copying its own slice, against one copy of all their bytes in one
 # stream: the baseline of the claim concurrent_streams_contend) and
 # OUT/lab05-cpu-sync.png (how much slower a synchronize after each copy makes
-# a run, by size).
+# a run, by size). The last two draw a line per machine: csv's, csv1's and
+# those of the lab's other recordings, which make-plots.sh gives as more_n
+# and, for the Kth, more_K (its path), more_hw_K and more_gpus_K.
 #
 # Columns (the course's one row format, tests/fixtures/rows-header.csv):
 # 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 6 mode, 7 bytes,
@@ -104,6 +106,20 @@ plot \
     csv1 skip 1 using (@onepos):10 with boxes lc rgb "#1b365d" title hw1, \
     csv1 skip 1 using (@onepos):10:(sprintf("%.2f", column(10))) with labels offset 0,0.8 notitle
 
+# ------------------------------------------------------------- machines --
+# The plots below draw a line per machine: csv's, csv1's, then those of the lab's other
+# recordings (more_K, from make-plots.sh), each in its colour and with its point.
+if (!exists("more_n")) more_n = 0
+NM = 2 + more_n
+file(i) = i == 1 ? csv : i == 2 ? csv1 : value(sprintf("more_%d", i - 2))
+name(i) = i == 1 ? hw : i == 2 ? hw1 : value(sprintf("more_hw_%d", i - 2))
+# the far side of a machine's link: the peer on a pair of GPUs, the host on one GPU
+far(i) = i == 1 ? "peer" : i == 2 ? "host" : value(sprintf("more_gpus_%d", i - 2)) >= 2 ? "peer" : "host"
+colour(i) = word("#1a7f37 #1b365d #d55e00 #cc79a7 #e69f00 #0072b2", (i - 1) % 6 + 1)
+point(i) = int(word("7 5 9 11 13 4", (i - 1) % 6 + 1))
+# where a machine's labels sit: the pair's above its points, one GPU's below, the others further out
+lift(i) = (i % 2 ? 1.1 : -1.1) * int((i + 1) / 2)
+
 # -------------------------------------------------------------- streams --
 # Each machine's total over N streams, each stream copying its own slice at
 # once, against one copy of all N slices' bytes in one stream (ce_bandwidth,
@@ -112,21 +128,29 @@ reset
 load here."/screen.gp"
 stats csv skip 1 using (strcol(1) eq "streams" ? column(7) : NaN) nooutput
 SLICE = STATS_max
-# base(file, route, src, dst, n): GB/s of one copy of n slices in one stream
+# ce_at(route, src, dst, n): GB/s of one copy of n slices in one stream
 ce_at(route, s, d, n) = strcol(1) eq "ce_bandwidth" && strcol(2) eq "ce" && strcol(6) eq "one_way" && \
     strcol(3) eq route && column(4) == s && column(5) == d && column(7) == n * SLICE ? column(13) : NaN
-array BASE2[8]
-array BASE1[8]
-do for [n in "1 2 4 8"] {
-    stats csv skip 1 using (ce_at("peer", A, B, int(n))) nooutput
-    BASE2[int(n)] = STATS_max
-    stats csv1 skip 1 using (ce_at("host", -1, 0, int(n))) nooutput
-    BASE1[int(n)] = STATS_max
+# BASE[8 (i - 1) + n]: machine i's baseline for n streams (across its pair, or host -> GPU 0)
+array BASE[8 * NM]
+do for [i = 1:NM] {
+    if (far(i) eq "peer") {
+        stats file(i) skip 1 using (strcol(1) eq "config" && strcol(2) eq "pair_a" ? column(16) : NaN) nooutput
+        S = int(STATS_min)
+        stats file(i) skip 1 using (strcol(1) eq "config" && strcol(2) eq "pair_b" ? column(16) : NaN) nooutput
+        D = int(STATS_min)
+    } else {
+        S = -1
+        D = 0
+    }
+    do for [n in "1 2 4 8"] {
+        stats file(i) skip 1 using (ce_at(far(i), S, D, int(n))) nooutput
+        BASE[8 * (i - 1) + int(n)] = STATS_max
+    }
 }
 k(r) = strcol(1) eq "streams" && strcol(3) eq r ? int(column(16)) : NaN
-# a streams row's total against its baseline; NaN for every other row
-ratio2(r) = (n = k(r), n == n ? column(13) / BASE2[n] : NaN)
-ratio1(r) = (n = k(r), n == n ? column(13) / BASE1[n] : NaN)
+# a streams row of machine i: its total against its baseline; NaN for every other row
+ratio(i) = (n = k(far(i)), n == n ? column(13) / BASE[8 * (i - 1) + n] : NaN)
 set output out."/lab05-streams.png"
 set title "More streams do not add bandwidth: they share one link"
 set xrange [0.7:10]
@@ -140,10 +164,8 @@ set key above horizontal font ",18"
 set style data linespoints
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc "black"
 plot \
-    csv skip 1 using (k("peer")):(ratio2("peer")):(sprintf("%.1f GB/s", column(13))) with labels offset 0,1.1 tc rgb "#1a7f37" notitle, \
-    csv skip 1 using (k("peer")):(ratio2("peer")) pt 7 ps 1.5 lc rgb "#1a7f37" title hw, \
-    csv1 skip 1 using (k("host")):(ratio1("host")):(sprintf("%.1f GB/s", column(13))) with labels offset 0,-1.1 tc rgb "#1b365d" notitle, \
-    csv1 skip 1 using (k("host")):(ratio1("host")) pt 5 ps 1.5 lc rgb "#1b365d" title hw1
+    for [i = 1:NM] file(i) skip 1 using (k(far(i))):(ratio(i)):(sprintf("%.1f GB/s", column(13))) with labels offset 0,lift(i) tc rgb colour(i) notitle, \
+    for [i = 1:NM] file(i) skip 1 using (k(far(i))):(ratio(i)) pt point(i) ps 1.5 lc rgb colour(i) title name(i)
 
 
 # ------------------------------------------------------------- cpu_sync --
@@ -164,6 +186,5 @@ set style data linespoints
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lc "black"
 # rows come in pairs (queued, then sync_each, same size): keep the queued rate
 qrate(v) = (strcol(2) eq "queued" ? (Q = column(13), NaN) : strcol(2) eq "sync_each" ? Q / column(13) : NaN)
-plot \
-    csv skip 1 using (strcol(1) eq "cpu_sync" ? column(7) : NaN):(strcol(1) eq "cpu_sync" ? qrate(0) : NaN) pt 7 ps 1.5 lc rgb "#1a7f37" title hw, \
-    csv1 skip 1 using (strcol(1) eq "cpu_sync" ? column(7) : NaN):(strcol(1) eq "cpu_sync" ? qrate(0) : NaN) pt 5 ps 1.5 lc rgb "#1b365d" title hw1
+plot for [i = 1:NM] file(i) skip 1 using (strcol(1) eq "cpu_sync" ? column(7) : NaN):(strcol(1) eq "cpu_sync" ? qrate(0) : NaN) \
+    pt point(i) ps 1.5 lc rgb colour(i) title name(i)

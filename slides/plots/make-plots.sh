@@ -2,10 +2,11 @@
 # make-plots.sh [OUTDIR]: draw the slides' plots and diagram from the
 # recorded runs.
 #
-# Reads two recordings of each lab, tests/fixtures/labNN-SUFFIX.csv (the rows
-# of each lab's reference program): the first in the order of
+# Reads the recordings of each lab, tests/fixtures/labNN-SUFFIX.csv (the rows
+# of each lab's reference program): above all the first in the order of
 # tests/fixtures/machines.tsv made on a pair of GPUs (gpu_count 2: its peer
-# link) and the first made on one GPU (gpu_count 1: its host link), and writes
+# link, csv) and the first made on one GPU (gpu_count 1: its host link, csv1);
+# a plot with a line per machine draws the others too (more_K), and writes
 # the PNGs the decks show into OUTDIR (default: slides/img), each titled with
 # its machine's row, and topology.svg (slides/diagrams/topology.py, drawn by
 # Graphviz). Needs gnuplot (its pngcairo terminal where it has one) and dot.
@@ -39,7 +40,7 @@ machines=$root/tools/machines.py # reads the one table that names the machines
 pick() {
     local lab=$1 f
     shift
-    f=$(FIXTURES=$fixtures python3 "$machines" recordings "$lab" "$@" | head -n 1)
+    f=$(FIXTURES=$fixtures python3 "$machines" recordings "$lab" "$@" | sed -n 1p)
     [ -n "$f" ] || echo "make-plots: lab $lab has no recording in $fixtures on a machine with $* yet; lab$lab.gp gets ''" >&2
     echo "$f"
 }
@@ -53,7 +54,7 @@ hardware() {
     if [ -n "$1" ]; then
         suffix=$(python3 "$machines" of "$1" | cut -f2)
     else
-        suffix=$(python3 "$machines" suffixes "$2" | head -n 1)
+        suffix=$(python3 "$machines" suffixes "$2" | sed -n 1p)
     fi
     [ -n "$suffix" ] || exit 1
     echo "$(python3 "$machines" field "$suffix" gpus), $(python3 "$machines" field "$suffix" link)"
@@ -80,6 +81,23 @@ done
 [ ${#labs[@]} -gt 0 ] || { echo "make-plots: no plot script $here/labNN.gp" >&2; exit 1; }
 want="experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,max_us,gbps,peak_gbps,verified,value,detail"
 
+# more CSV CSV1 RECORDING...: gnuplot's words for the RECORDINGs that are neither CSV nor CSV1
+# (a lab's recordings of the other machines of tests/fixtures/machines.tsv, in its order):
+# more_n, their count, and for the Kth more_K (its path), more_hw_K (its machine) and
+# more_gpus_K (its count of GPUs). A script that draws a line per machine draws these too.
+more() {
+    local csv=$1 csv1=$2 n=0 f suffix
+    shift 2
+    for f in "$@"; do
+        [ "$f" = "$csv" ] || [ "$f" = "$csv1" ] && continue
+        n=$((n + 1))
+        suffix=$(python3 "$machines" of "$f" | cut -f2)
+        printf "more_%d='%s'; more_hw_%d='%s'; more_gpus_%d=%s; " "$n" "$f" "$n" "$(hardware "$f")" \
+            "$n" "$(python3 "$machines" field "$suffix" gpu_count)"
+    done
+    echo "more_n=$n; "
+}
+
 mkdir -p "$out"
 for lab in "${labs[@]}"; do
     csv=$(pick "$lab" gpu_count=2)
@@ -87,7 +105,9 @@ for lab in "${labs[@]}"; do
     [ -n "$csv" ] || [ -n "$csv1" ] || { echo "make-plots: lab $lab has no recording at all" >&2; exit 1; }
     hw=$(hardware "$csv" gpu_count=2)
     hw1=$(hardware "$csv1" gpu_count=1)
-    for f in "$csv" "$csv1"; do
+    mapfile -t all < <(FIXTURES=$fixtures python3 "$machines" recordings "$lab")
+    others=$(more "$csv" "$csv1" "${all[@]}")
+    for f in "${all[@]}"; do
         [ -n "$f" ] || continue
         got=$(head -n 1 "$f" | tr -d '\r')
         if [ "$got" != "$want" ]; then
@@ -98,7 +118,7 @@ for lab in "${labs[@]}"; do
             exit 1
         fi
     done
-    gnuplot -e "${check}csv='$csv'; csv1='$csv1'; out='$out'; hw='$hw'; hw1='$hw1'; here='$here'" "$here/lab$lab.gp"
+    gnuplot -e "${check}csv='$csv'; csv1='$csv1'; out='$out'; hw='$hw'; hw1='$hw1'; ${others}here='$here'" "$here/lab$lab.gp"
 done
 FIXTURES=$fixtures "$root/slides/diagrams/topology.py" >"$out/topology.dot"
 dot -Tsvg -o "$out/topology.svg" "$out/topology.dot"
