@@ -256,26 +256,47 @@ assert_float() {
     float_ok "$@" || fail "expected $1 $2 $3"
 }
 
+# rows_awk [-v VAR=VALUE...] PROGRAM [FILE...]: run the awk PROGRAM over result
+# files (or stdin): CSV whose line 1 is a header of column names, such as
+# tests/fixtures/rows-header.csv. The one way tests and checkers read result
+# rows: by column name, never by number. PROGRAM sees every line but the
+# headers; in it f(name) is the row's field of that column, set(name, value)
+# changes it (print joins the fields with commas again), and file counts the
+# files (1 while the first is read). A name that is not in the header stops
+# awk with status 2, saying so on stderr: a typo never reads an empty column.
+rows_awk() {
+    local vars=()
+    while [ "${1:-}" = -v ]; do
+        vars+=(-v "$2")
+        shift 2
+    done
+    awk -F, -v OFS=, "${vars[@]}" '
+        function rows_col(name) {
+            if (!(name in rows_c)) {
+                printf "%s: no column \"%s\" in its header\n", FILENAME, name > "/dev/stderr"
+                rows_unknown = 1
+                exit 2
+            }
+            return rows_c[name]
+        }
+        function f(name) { return $(rows_col(name)) }
+        function set(name, value) { $(rows_col(name)) = value }
+        FNR == 1 { file++; split("", rows_c); for (rows_i = 1; rows_i <= NF; rows_i++) rows_c[$rows_i] = rows_i; next }
+        END { if (rows_unknown) exit 2 }
+        '"$1" "${@:2}"
+}
+
 # csv_get FILE COLUMN [COL=VALUE...]: the COLUMN values of the rows whose
 # other columns match, one per line. Fields hold no quoted commas here.
 csv_get() {
     local file=$1 column=$2
     shift 2
-    awk -F, -v want="$column" -v filters="$*" '
-        NR == 1 {
-            for (i = 1; i <= NF; i++) col[$i] = i
-            if (!(want in col)) { print "no column " want > "/dev/stderr"; exit 2 }
-            n = split(filters, f, " ")
-            for (k = 1; k <= n; k++) {
-                split(f[k], kv, "=")
-                if (!(kv[1] in col)) { print "no column " kv[1] > "/dev/stderr"; exit 2 }
-                fcol[k] = col[kv[1]]; fval[k] = kv[2]
-            }
-            next
-        }
+    rows_awk -v want="$column" -v filters="$*" '
+        BEGIN { n = split(filters, fl, " "); for (k = 1; k <= n; k++) { split(fl[k], kv, "="); name[k] = kv[1]; value[k] = kv[2] } }
+        FNR == 2 { f(want); for (k = 1; k <= n; k++) f(name[k]) } # every name asked for, even where no row matches
         {
-            for (k = 1; k <= n; k++) if ($fcol[k] != fval[k]) next
-            print $col[want]
+            for (k = 1; k <= n; k++) if (f(name[k]) != value[k]) next
+            print f(want)
         }' "$file"
 }
 
