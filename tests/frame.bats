@@ -140,7 +140,7 @@ outside_lab99() {
         # A lab not recorded yet has no run to judge.
         for fixture in $(recordings "${lab%%-*}"); do
             diff <(grep -v '^#' "$REPO_ROOT/labs/$lab/claims.tsv" | tail -n +2 | cut -f1 | sort) \
-                 <("$tool" verdicts "$fixture" | awk -F, 'NR > 1 { print $2 }' | sort) ||
+                 <("$tool" verdicts "$fixture" | rows_awk '{ print f("variant") }' | sort) ||
                 fail "$lab: claims.tsv and the lab's judges of $(basename "$fixture") differ (< catalogue, > judges)"
             n=$((n + 1))
         done
