@@ -264,13 +264,23 @@ assert_float() {
 # changes it (print joins the fields with commas again), and file counts the
 # files (1 while the first is read). A name that is not in the header stops
 # awk with status 2, saying so on stderr: a typo never reads an empty column.
-rows_awk() {
-    local vars=()
+rows_awk() { rows_run "" "$@"; }
+
+# rows_edit [-v VAR=VALUE...] PROGRAM FILE...: FILE again, header and every
+# row, each row printed after PROGRAM (as rows_awk runs it) has run on it:
+# set(name, value) in PROGRAM edits it, e.g. a time made slower for a test.
+rows_edit() { rows_run "{ print }" "$@"; }
+
+# rows_run LAST [-v VAR=VALUE...] PROGRAM [FILE...]: rows_awk, with the awk
+# rule LAST after PROGRAM; with a LAST, the headers are printed too.
+rows_run() {
+    local last=$1 vars=()
+    shift
     while [ "${1:-}" = -v ]; do
         vars+=(-v "$2")
         shift 2
     done
-    awk -F, -v OFS=, "${vars[@]}" '
+    awk -F, -v OFS=, -v rows_echo="${last:+1}" "${vars[@]}" '
         function rows_col(name) {
             if (!(name in rows_c)) {
                 printf "%s: no column \"%s\" in its header\n", FILENAME, name > "/dev/stderr"
@@ -281,9 +291,9 @@ rows_awk() {
         }
         function f(name) { return $(rows_col(name)) }
         function set(name, value) { $(rows_col(name)) = value }
-        FNR == 1 { file++; split("", rows_c); for (rows_i = 1; rows_i <= NF; rows_i++) rows_c[$rows_i] = rows_i; next }
+        FNR == 1 { file++; split("", rows_c); for (rows_i = 1; rows_i <= NF; rows_i++) rows_c[$rows_i] = rows_i; if (rows_echo) print; next }
         END { if (rows_unknown) exit 2 }
-        '"$1" "${@:2}"
+        '"$1"$'\n'"$last" "${@:2}"
 }
 
 # csv_get FILE COLUMN [COL=VALUE...]: the COLUMN values of the rows whose
@@ -362,6 +372,24 @@ assert_checker_accepts_all() {
         run_checker "$checker" "$fx" || fail "$(basename "$fx"): $checker_output"
         [ -z "$silent" ] || [ -z "$checker_output" ] || fail "$(basename "$fx") passes, but says: $checker_output"
     done
+}
+
+# checked_rows_and_verdicts NN FILE CHECK SAID: a lab's run checker on a result file:
+# CHECK FILE (rules that read the rows by name) where line 1 of FILE is the result
+# header, else SAID and that line printed in its place; then the recomputed verdicts
+# (lab NN's host tool's check). Prints what is wrong; fails when anything is.
+checked_rows_and_verdicts() {
+    local lab=$1 file=$2 check=$3 said=$4 tool status=0 first
+    first=$(head -1 "$file")
+    if [ "$first" != "$(head -1 "$FIXTURES/rows-header.csv")" ]; then
+        echo "$said$first"
+        status=1
+    else
+        "$check" "$file" || status=1
+    fi
+    tool=$(host_tool "$lab") || return 1
+    "$tool" check "$file" || status=1
+    return "$status"
 }
 
 # run_checker CHECKER FILE: run it, keep what it said in $checker_output.

@@ -6,18 +6,7 @@
 # existed); what is there must be whole and right, and the claims' verdicts
 # must be those the host tool recomputes.
 lab01_check_run() {
-    local file=$1 tool status=0 first
-    first=$(head -1 "$file")
-    # The rules read the rows by the names of the header: a wrong one stops them.
-    if [ "$first" != "$(head -1 "$FIXTURES/rows-header.csv")" ]; then
-        echo "bad header: $first"
-        status=1
-    else
-        lab01_check_rows "$file" || status=1
-    fi
-    tool=$(host_tool 01) || return 1
-    "$tool" check "$file" || status=1
-    return "$status"
+    checked_rows_and_verdicts 01 "$1" lab01_check_rows "bad header: "
 }
 
 # lab01_check_rows FILE: the rules of lab01_check_run on the rows of a file whose
