@@ -530,7 +530,7 @@ without_cuda() {
         fail_if_todo
         [ "$status" -eq 0 ] || fail "$p exited $status with one GPU: $output"
         # A skipped experiment is a row, and one line on stderr, never more.
-        for key in $(awk -F, '$2 == "skipped" { print $1 }' "$BATS_TEST_TMPDIR/one/$lab.csv"); do
+        for key in $(csv_get "$BATS_TEST_TMPDIR/one/$lab.csv" experiment variant=skipped); do
             [ "$(grep -c "skipped $key: " <<<"$output")" -eq 1 ] || fail "$lab: skip of $key not said once"
         done
     done
@@ -547,15 +547,13 @@ catalogue_ids() {
     catalogue_rows | cut -f2
 }
 
-# An awk program's start that reads a result file's columns by name: $col["value"].
-BY_NAME='NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }'
 # recorded_verdicts FIXTURE: "id<TAB>verdict<TAB>measured" of each claim of a
 # recording, as its lab's host tool recomputes them.
 recorded_verdicts() {
     local n
     n=$(basename "$1" | cut -c4-5)
-    "$(built "$BUILD_DIR/host" "$n")" verdicts "$1" | awk -F, -v OFS='\t' "$BY_NAME"'
-        $col["experiment"] == "claim" { print $col["variant"], $col["value"], $col["detail"] }'
+    "$(built "$BUILD_DIR/host" "$n")" verdicts "$1" |
+        rows_awk 'f("experiment") == "claim" { print f("variant") "\t" f("value") "\t" f("detail") }'
 }
 # recorded_gpus FIXTURE: "N× NAME" from its machine rows (N GPUs named NAME),
 # as make run's report names a recording's hardware.
@@ -858,10 +856,10 @@ no_gpu_report() {
         [ -n "$(all_recordings suffix="$suffix")" ] || fail "$suffix: no recording tests/fixtures/labNN-$suffix.csv"
         for f in $(all_recordings suffix="$suffix"); do
             # The rows' GPUs are the row's: gpu_count of them, each named gpu.
-            n=$(grep -c '^machine,gpu,' "$f" || true)
+            n=$(csv_get "$f" value experiment=machine variant=gpu | wc -l)
             [ "$n" = "$count" ] || fail "$(basename "$f"): $n machine,gpu rows; its machine ($suffix) has $count GPUs"
-            [ -z "$(grep '^machine,gpu,' "$f" | cut -d, -f16 | grep -vxF -- "$gpu")" ] ||
-                fail "$(basename "$f"): a GPU that is not a $gpu: $(grep '^machine,gpu,' "$f" | cut -d, -f16 | sort -u | tr '\n' ' ')"
+            [ -z "$(csv_get "$f" value experiment=machine variant=gpu | grep -vxF -- "$gpu")" ] ||
+                fail "$(basename "$f"): a GPU that is not a $gpu: $(csv_get "$f" value experiment=machine variant=gpu | sort -u | tr '\n' ' ')"
             assert_file_exists "$(recording_command "$f")"
         done
     done

@@ -53,7 +53,7 @@ claim_ids() {
     local tool
     recorded "$1" "$2" || return 0
     tool=$(host_tool "$1") || return 1
-    "$tool" verdicts "$FIXTURES/lab$1-$2.csv" | awk -F, '$1 == "claim" { print $2 }'
+    "$tool" verdicts "$FIXTURES/lab$1-$2.csv" | rows_awk 'f("experiment") == "claim" { print f("variant") }'
 }
 
 # quote_blocks_without_section DECK: each run of quote lines, joined on one
@@ -69,7 +69,7 @@ untested_everywhere() {
     tool=$(host_tool "$1") || return 1
     for suffix in $(machine_suffixes); do
         recorded "$1" "$suffix" || continue
-        "$tool" verdicts "$FIXTURES/lab$1-$suffix.csv" | awk -F, -v id="$2" '$1 == "claim" && $2 == id && $16 != "untested" { found = 1 } END { exit !found }' &&
+        "$tool" verdicts "$FIXTURES/lab$1-$suffix.csv" | rows_awk -v id="$2" 'f("experiment") == "claim" && f("variant") == id && f("value") != "untested" { found = 1 } END { exit !found }' &&
             return 1
     done
     return 0
@@ -403,7 +403,7 @@ need_host_tools() {
                 grep -F "data-claim=\"$id\" data-run=\"lab$n-$suffix\"" "$BATS_TEST_TMPDIR/$n.md" |
                     grep -qF "<span class=\"badge $verdict\">$word</span>" ||
                     fail "deck $n does not show $id: $verdict (lab$n-$suffix.csv)"
-            done < <("$tool" verdicts "$FIXTURES/lab$n-$suffix.csv" | awk -F, '$1 == "claim" { print $2 "," $16 }')
+            done < <("$tool" verdicts "$FIXTURES/lab$n-$suffix.csv" | rows_awk 'f("experiment") == "claim" { print f("variant") "," f("value") }')
         done
     done
 }
