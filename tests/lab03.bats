@@ -376,7 +376,7 @@ routes_here() {
     for part in transfer bounds stride fault claim; do
         assert_line "$part"
     done
-    for id in $(grep -v '^#' "$REPO_ROOT/labs/03-peer-kernels/claims.tsv" | tail -n +2 | cut -f1); do
+    for id in $(lab_claim_ids 03); do
         assert_output --regexp "$id +4\.[13] += (holds|does_not_hold|untested)"
     done
 }

@@ -544,7 +544,10 @@ catalogue_rows() {
     done
 }
 catalogue_ids() {
-    catalogue_rows | cut -f2
+    local dir
+    for dir in "$REPO_ROOT"/labs/[0-9][0-9]-*/; do
+        lab_claim_ids "$(basename "$dir" | cut -c1-2)"
+    done
 }
 
 # recorded_verdicts FIXTURE: "id<TAB>verdict<TAB>measured" of each claim of a

@@ -296,6 +296,19 @@ rows_run() {
         '"$1"$'\n'"$last" "${@:2}"
 }
 
+# lab_claim_ids NN: the ids of lab NN's claims, one a line: the column "id" of
+# labs/NN-*/claims.tsv (lines of # are comments, the first other line its header).
+lab_claim_ids() {
+    awk -F'\t' '
+        /^#/ { next }
+        !named++ {
+            for (i = 1; i <= NF; i++) if ($i == "id") id = i
+            if (!id) { print FILENAME ": no column \"id\" in its header" > "/dev/stderr"; exit 2 }
+            next
+        }
+        { print $id }' "$REPO_ROOT"/labs/"$1"-*/claims.tsv
+}
+
 # csv_get FILE COLUMN [COL=VALUE...]: the COLUMN values of the rows whose
 # other columns match, one per line. Fields hold no quoted commas here.
 csv_get() {

@@ -269,7 +269,7 @@ lab02_check_ordering() {
 # verdicts are those the lab's host tool recomputes from the rows.
 lab02_check_claims() {
     local ids tool
-    ids=$(awk -F'\t' '!/^#/ && $1 != "id" { print $1 }' "$REPO_ROOT/labs/02-memcpy-peer/claims.tsv" | tr '\n' ' ')
+    ids=$(lab_claim_ids 02 | tr '\n' ' ')
     LAB02_IDS=$ids lab02_awk "$1" '
         f("experiment") == "claim" {
             count[f("variant")]++

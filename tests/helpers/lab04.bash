@@ -13,7 +13,7 @@ lab04_check_run() {
 # lab04_check_rows FILE: the rules of lab04_check_run on the rows of a file whose
 # header is the result header.
 lab04_check_rows() {
-    rows_awk -v claims="$(grep -v '^#' "$REPO_ROOT/labs/04-peer-atomics/claims.tsv" | tail -n +2 | cut -f1 | tr '\n' ' ')" '
+    rows_awk -v claims="$(lab_claim_ids 04 | tr '\n' ' ')" '
         function bad(msg) { print "lab04: " msg; failed = 1 }
         function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
         function d(key,   m) {   # the number after key= in the detail

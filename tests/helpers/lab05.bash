@@ -4,11 +4,6 @@
 
 LAB05_EXPERIMENTS="link warmup ce_bandwidth sm_bandwidth memcpy_latency pointer_chase pingpong cpu_timer cpu_sync default_stream streams preferl1 pageable"
 
-# lab05_claims: the claim ids of labs/05-p2p-performance/claims.tsv.
-lab05_claims() {
-    grep -v '^#' "$REPO_ROOT/labs/05-p2p-performance/claims.tsv" | tail -n +2 | cut -f1
-}
-
 # The awk functions every check below shares.
 LAB05_AWK_LIB='
     function bad(msg) { print "lab05: " msg; failed = 1 }
@@ -194,7 +189,7 @@ lab05_check_link() {
 # lab05_check_claims FILE: every claim of claims.tsv exactly once, with one
 # of the three verdicts and a detail.
 lab05_check_claims() {
-    rows_awk -v want="$(lab05_claims | tr '\n' ' ')" "$LAB05_AWK_LIB"'
+    rows_awk -v want="$(lab_claim_ids 05 | tr '\n' ' ')" "$LAB05_AWK_LIB"'
         BEGIN { n = split(want, id, " "); for (i = 1; i <= n; i++) expect[id[i]] = 1 }
         f("experiment") != "claim" { next }
         {
