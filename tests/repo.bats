@@ -778,7 +778,7 @@ no_gpu_report() {
     assert_output 0
     run grep -c "^### Recorded on " "$report/report.md"
     assert_output "$(recordings 02 | wc -l)"
-    run awk -F'\t' '$4 == "01-peer-checks"' "$report/recorded.tsv"
+    run rows_awk -F '\t' 'f("lab") == "01-peer-checks"' "$report/recorded.tsv"
     assert_output ""
     run grep -c "^The chapter's claims on this machine: 1 hold, 1 do not hold, 8 cannot be tested here " "$report/report.md"
     assert_output 1

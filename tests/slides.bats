@@ -335,8 +335,8 @@ need_host_tools() {
     # lab 05 as if it had not been recorded on the first machine yet (the other one keeps its recording)
     gone=$(machine_suffixes | sed -n 1p)
     kept=$(machine_suffixes | sed -n 2p)
-    hw=$(awk -F'\t' -v s="$gone" '!/^#/ && $1 == s { print $2 ", " $3 }' "$FIXTURES/machines.tsv")
-    [ -n "$gone" ] && [ -n "$kept" ] && [ -n "$hw" ] || fail "tests/fixtures/machines.tsv names fewer than two machines"
+    [ -n "$gone" ] && [ -n "$kept" ] || fail "tests/fixtures/machines.tsv names fewer than two machines"
+    hw="$(machine_field "$gone" gpus), $(machine_field "$gone" link)"
     cp -r "$FIXTURES" "$fx"
     rm "$fx/lab05-$gone.csv"
     printf '%s\n' "Recorded on {{hw lab05-$gone}} {{machine lab05-$gone}}" '{{claim 05 small_transfers_latency_bound}}' \

@@ -258,8 +258,9 @@ assert_float() {
 
 # rows_awk [-v VAR=VALUE...] PROGRAM [FILE...]: run the awk PROGRAM over result
 # files (or stdin): CSV whose line 1 is a header of column names, such as
-# tests/fixtures/rows-header.csv. The one way tests and checkers read result
-# rows: by column name, never by number. PROGRAM sees every line but the
+# tests/fixtures/rows-header.csv (-F SEP, among the -v, for another table with a
+# header line, e.g. a TSV). The one way tests and checkers read result rows: by
+# column name, never by number. PROGRAM sees every line but the
 # headers; in it f(name) is the row's field of that column, set(name, value)
 # changes it (print joins the fields with commas again), and file counts the
 # files (1 while the first is read). A name that is not in the header stops
@@ -271,13 +272,13 @@ rows_awk() { rows_run "" "$@"; }
 # set(name, value) in PROGRAM edits it, e.g. a time made slower for a test.
 rows_edit() { rows_run "{ print }" "$@"; }
 
-# rows_run LAST [-v VAR=VALUE...] PROGRAM [FILE...]: rows_awk, with the awk
+# rows_run LAST [-v VAR=VALUE | -F SEP...] PROGRAM [FILE...]: rows_awk, with the awk
 # rule LAST after PROGRAM; with a LAST, the headers are printed too.
 rows_run() {
     local last=$1 vars=()
     shift
-    while [ "${1:-}" = -v ]; do
-        vars+=(-v "$2")
+    while [ "${1:-}" = -v ] || [ "${1:-}" = -F ]; do
+        vars+=("$1" "$2")
         shift 2
     done
     awk -F, -v OFS=, -v rows_echo="${last:+1}" "${vars[@]}" '
