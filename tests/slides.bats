@@ -389,7 +389,7 @@ need_host_tools() {
                     fail "deck $n shows a verdict of lab$n-$suffix.csv, which does not exist"
                 continue
             fi
-            while IFS=, read -r id verdict; do
+            while IFS=$'\t' read -r id verdict; do
                 case $verdict in
                     holds) word="holds" ;; does_not_hold) word="does not hold" ;; untested) word="cannot be tested here" ;;
                     *) fail "lab $n: unknown verdict $verdict" ;;
@@ -403,7 +403,7 @@ need_host_tools() {
                 grep -F "data-claim=\"$id\" data-run=\"lab$n-$suffix\"" "$BATS_TEST_TMPDIR/$n.md" |
                     grep -qF "<span class=\"badge $verdict\">$word</span>" ||
                     fail "deck $n does not show $id: $verdict (lab$n-$suffix.csv)"
-            done < <("$tool" verdicts "$FIXTURES/lab$n-$suffix.csv" | rows_awk 'f("experiment") == "claim" { print f("variant") "," f("value") }')
+            done < <("$tool" verdicts "$FIXTURES/lab$n-$suffix.csv" | rows_awk 'f("experiment") == "claim" { print f("variant") "\t" f("value") }')
         done
     done
 }
