@@ -914,6 +914,53 @@ machine_name_regex() {
 $hits"
 }
 
+# The awk that may split result rows on commas (FILE:TEXT of its line), each with why.
+POSITIONAL_OK=(
+    'tests/helpers/lab.bash:-v rows_echo=' # the reader itself (rows_run)
+    'tests/helpers/lab06.bash:{ fields = NF }' # counts each row's fields, reads none
+    'tools/doctor.sh:c[$i] = i; next }' # reads by name: a tool loads no test helper
+)
+
+# positional_reads FILE...: "FILE:LINE: text" of each line that reads CSV rows by column
+# number: awk splitting on commas (-F, or FS = ","), cut -d, or read with IFS=,; and, in
+# the checkers (tests/helpers/lab0*.bash, whose awk reads result rows), a field by number
+# ($N) outside double quotes and comments (their shell code quotes its arguments, "$1").
+# The lines of POSITIONAL_OK are left out.
+positional_reads() {
+    local f ok hits
+    for f in "$@"; do
+        hits=$(awk -v checker="$([[ $f == tests/helpers/lab0*.bash ]] && echo 1)" '
+            /^[[:space:]]*#/ { next }
+            { code = $0; gsub(/"[^"]*"/, "\"\"", code) }
+            /-F *["\047]?,|(^|[^O])FS *= *["\047]?,|(^|[^[:alnum:]_-])cut +[^|;)]*(-d *["\047]?,|--delimiter=["\047]?,)|IFS=["\047]?,/ ||
+            (checker && code ~ /(^|[^=])[$][1-9]/) { print FILENAME ":" FNR ": " $0 }' "$f")
+        for ok in "${POSITIONAL_OK[@]}"; do
+            [ "${ok%%:*}" = "$f" ] && hits=$(grep -vF -- "${ok#*:}" <<<"$hits")
+        done
+        [ -z "$hits" ] || echo "$hits"
+    done
+}
+
+@test "repo: no awk or shell code in tests/ and tools/ reads a result file by column number" {
+    local files hits
+    files=$(cd "$REPO_ROOT" && find tests tools -type f \( -name '*.bats' -o -name '*.bash' -o -name '*.sh' \) | sort)
+    hits=$(cd "$REPO_ROOT" && positional_reads $files)
+    [ -z "$hits" ] || fail "a result file read by column number (read it by name: rows_awk, rows_edit or csv_get, tests/helpers/lab.bash):
+$hits"
+    # The guard sees a planted read: a checker's field by number, cut -d, in a test.
+    mkdir -p "$BATS_TEST_TMPDIR/tests/helpers"
+    cp "$REPO_ROOT/tests/helpers/lab03.bash" "$BATS_TEST_TMPDIR/tests/helpers/lab03.bash"
+    sed -i '0,/f("median_us")/s//$10/' "$BATS_TEST_TMPDIR/tests/helpers/lab03.bash"
+    printf 'judged=$(cut -d%s -f2 "$fx")\n' , >"$BATS_TEST_TMPDIR/tests/planted.bats"
+    hits=$(cd "$BATS_TEST_TMPDIR" && positional_reads tests/helpers/lab03.bash tests/planted.bats)
+    [ "$(grep -c '^tests/helpers/lab03.bash:[0-9]*: .*[$]10' <<<"$hits")" = 1 ] &&
+        [ "$(grep -c '^tests/planted.bats:1: ' <<<"$hits")" = 1 ] || fail "the planted reads are not the ones seen: $hits"
+    # The reader refuses a program that reads a field by number.
+    run rows_awk '$1 == "claim"' "$FIXTURES/rows-header.csv"
+    assert_failure 2
+    assert_output --partial 'reads a column by number'
+}
+
 @test "repo: an interrupted make run leaves the previous report as it was" {
     local fake="$BATS_TEST_TMPDIR/build" report="$BATS_TEST_TMPDIR/report" pid waited=0
     # A build whose only lab takes its time, like lab 05 does.

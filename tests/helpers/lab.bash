@@ -273,14 +273,19 @@ rows_awk() { rows_run "" "$@"; }
 rows_edit() { rows_run "{ print }" "$@"; }
 
 # rows_run LAST [-v VAR=VALUE | -F SEP...] PROGRAM [FILE...]: rows_awk, with the awk
-# rule LAST after PROGRAM; with a LAST, the headers are printed too.
+# rule LAST after PROGRAM; with a LAST, the headers are printed too. A PROGRAM that
+# reads a field by number ($N) is refused (status 2).
 rows_run() {
-    local last=$1 vars=()
+    local last=$1 vars=() by_number='[$][1-9][0-9]*'
     shift
     while [ "${1:-}" = -v ] || [ "${1:-}" = -F ]; do
         vars+=("$1" "$2")
         shift 2
     done
+    if [[ $1 =~ $by_number ]]; then
+        echo "rows_awk: ${BASH_REMATCH[0]} reads a column by number: read it by name, f(\"name\")" >&2
+        return 2
+    fi
     awk -F, -v OFS=, -v rows_echo="${last:+1}" "${vars[@]}" '
         function rows_col(name) {
             if (!(name in rows_c)) {
