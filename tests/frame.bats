@@ -265,8 +265,8 @@ outside_other_recordings() {
         tool="$BUILD_DIR/host/$lab"
         # A lab not recorded yet has no run to judge.
         for fixture in $(recordings "${lab%%-*}"); do
-            diff <(grep -v '^#' "$REPO_ROOT/labs/$lab/claims.tsv" | tail -n +2 | cut -f1 | sort) \
-                 <("$tool" verdicts "$fixture" | awk -F, 'NR > 1 { print $2 }' | sort) ||
+            diff <(lab_claim_ids "${lab%%-*}" | sort) \
+                 <("$tool" verdicts "$fixture" | rows_awk '{ print f("variant") }' | sort) ||
                 fail "$lab: claims.tsv and the lab's judges of $(basename "$fixture") differ (< catalogue, > judges)"
             n=$((n + 1))
         done

@@ -286,7 +286,7 @@ switch_rows() {
     assert_equal "$status" 0
     run lab02_check_args "$CAPTURED_CSV"
     assert_success
-    run awk -F, '$1 == "args" && $2 != "skipped" { print $15 }' "$CAPTURED_CSV"
+    run rows_awk 'f("experiment") == "args" && f("variant") != "skipped" { print f("verified") }' "$CAPTURED_CSV"
     assert_all_ones
     run csv_get "$CAPTURED_CSV" value experiment=args variant=valid_count mode=p2p_copy_floats
     assert_output P2P_OK

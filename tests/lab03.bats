@@ -239,11 +239,11 @@ routes_here() {
         for v in pull push copy_only copy_then_compute; do
             # From 64 MiB every working link moves more than 1 GB/s.
             assert_float "$(csv_get "$CAPTURED_CSV" gbps experiment=transfer variant=$v route=$route bytes=67108864)" '>' 1
-            while IFS=, read -r bytes us; do
+            while IFS=$'\t' read -r bytes us; do
                 assert_float "$us" '>' 0
                 # Event time is never below bytes / ceiling.
                 assert_float "$us" '>=' "$(awk -v b="$bytes" -v c="$LAB03_LINK_CEILING" 'BEGIN { printf "%.9f", b / c / 1e3 }')"
-            done < <(paste -d, <(csv_get "$CAPTURED_CSV" bytes experiment=transfer variant=$v route=$route) \
+            done < <(paste <(csv_get "$CAPTURED_CSV" bytes experiment=transfer variant=$v route=$route) \
                 <(csv_get "$CAPTURED_CSV" min_us experiment=transfer variant=$v route=$route))
         done
     done
@@ -376,7 +376,7 @@ routes_here() {
     for part in transfer bounds stride fault claim; do
         assert_line "$part"
     done
-    for id in $(grep -v '^#' "$REPO_ROOT/labs/03-peer-kernels/claims.tsv" | tail -n +2 | cut -f1); do
+    for id in $(lab_claim_ids 03); do
         assert_output --regexp "$id +4\.[13] += (holds|does_not_hold|untested)"
     done
 }

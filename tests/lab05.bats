@@ -433,23 +433,24 @@ host_gpu() {
     [ "$n" -gt 0 ] || fail "no recording of lab 05 has nvbandwidth's runs beside it"
 }
 
-# slowed FIELD FACTOR CONDITION: the recording with nvbandwidth's runs beside it
-# (nvbandwidth_recording 05) with FIELD scaled where the awk CONDITION holds,
-# into $BATS_TEST_TMPDIR/slow.csv.
+# slowed COLUMN FACTOR CONDITION: the recording with nvbandwidth's runs beside it
+# (nvbandwidth_recording 05) with COLUMN scaled where the awk CONDITION (rows_edit's)
+# holds, into $BATS_TEST_TMPDIR/slow.csv.
 slowed() {
-    awk -F, -v OFS=, "$3 { \$$1 = \$$1 * $2 } 1" "$(nvbandwidth_recording 05)" >"$BATS_TEST_TMPDIR/slow.csv"
+    rows_edit -v column="$1" -v factor="$2" "$3"' { set(column, f(column) * factor) }' \
+        "$(nvbandwidth_recording 05)" >"$BATS_TEST_TMPDIR/slow.csv"
 }
 
 @test "05: the host-link bars fail a run below nvbandwidth, and a reference that is not nvbandwidth's" {
     local fx runs file="$BATS_TEST_TMPDIR/slow.csv"
     fx=$(nvbandwidth_recording 05)
     runs=("${fx%.csv}".nvbandwidth-*.json)
-    slowed 13 0.8 '$1 == "ce_bandwidth" && $3 == "host" && $6 == "each_way"'
+    slowed gbps 0.8 'f("experiment") == "ce_bandwidth" && f("route") == "host" && f("mode") == "each_way"'
     run lab05_check_host_bars "$file" "${runs[@]}"
     assert_failure
     assert_output --partial "ce_bandwidth ce h2d each_way"
     # The latency bar: a load from host memory 5% slower than nvbandwidth's.
-    slowed 10 1.05 '$1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2"'
+    slowed median_us 1.05 'f("experiment") == "pointer_chase" && f("route") == "host" && f("mode") == "beyond_l2"'
     run lab05_check_host_bars "$file" "${runs[@]}"
     assert_failure
     assert_output --partial "a load from host memory takes"
@@ -468,8 +469,8 @@ f = {p: float(r["gbps"]) for p in sys.argv[2:] for r in n.rows([p])
 lo, hi = sorted(f.values())
 assert hi > lo * 1.0001, f
 print(min(f, key=f.get), 0.49 * (lo + hi))' "$REPO_ROOT/tools" "${runs[@]}")
-    awk -F, -v OFS=, -v v="$between" \
-        '$1 == "ce_bandwidth" && $3 == "host" && $4 >= 0 && $6 == "one_way" && $7 >= 67108864 { $13 = v } 1' \
+    rows_edit -v v="$between" \
+        'f("experiment") == "ce_bandwidth" && f("route") == "host" && f("src") >= 0 && f("mode") == "one_way" && f("bytes") >= 67108864 { set("gbps", v) }' \
         "$fx" >"$file"
     run lab05_check_host_bars "$file" "${runs[@]}"
     assert_failure
@@ -497,10 +498,10 @@ json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow" "$1"
     }
     second_run_at 0.9
     nvb=$(python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "$first" |
-        awk -F, '$2 == "host_to_device_bidirectional_memcpy_ce" { print $13 }')
+        rows_awk 'f("variant") == "host_to_device_bidirectional_memcpy_ce" { print f("gbps") }')
     each_way_at() { # the lab's host -> GPU each way at FACTOR x nvbandwidth's faster run
-        awk -F, -v OFS=, -v n="$nvb" -v f="$1" \
-            '$1 == "ce_bandwidth" && $3 == "host" && $4 < 0 && $6 == "each_way" && $7 >= 67108864 { $13 = f * n } 1' \
+        rows_edit -v n="$nvb" -v factor="$1" \
+            'f("experiment") == "ce_bandwidth" && f("route") == "host" && f("src") < 0 && f("mode") == "each_way" && f("bytes") >= 67108864 { set("gbps", factor * n) }' \
             "$fx" >"$file"
     }
     # The lab at 0.95x of the faster run: below 0.98x of it, above the slower one.
@@ -570,8 +571,8 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_output --partial "No nvbandwidth run beside it: \`make run NVBANDWIDTH=/path/to/nvbandwidth\`"
     # The lab's own figure: its best host -> GPU CE rate at 64 MiB or more.
     local lab
-    lab=$(awk -F, '$1 == "ce_bandwidth" && $2 == "ce" && $3 == "host" && $4 == -1 && $5 == 0 &&
-                   $6 == "one_way" && $7 >= 67108864 && $13 + 0 > m { m = $13 + 0 }
+    lab=$(rows_awk 'f("experiment") == "ce_bandwidth" && f("variant") == "ce" && f("route") == "host" && f("src") == -1 && f("dst") == 0 &&
+                   f("mode") == "one_way" && f("bytes") >= 67108864 && f("gbps") + 0 > m { m = f("gbps") + 0 }
                    END { printf "%.1f", m }' "$fixture")
     assert_output --partial "| host -> GPU, copy engine | $lab | 63.0 | - | - |"
     # Another lab's result file is no run to set beside; check and verdicts take one file.
@@ -643,7 +644,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     captured link_csv
     assert_equal "$status" 0
     assert_equal "$(head -n 1 "$CAPTURED_CSV")" "$(head -n 1 "$FIXTURES/rows-header.csv")"
-    run awk -F, 'NR > 1 && $1 !~ /^(machine|config|routes|link|claim)$/ { print $1 }' "$CAPTURED_CSV"
+    run rows_awk 'f("experiment") !~ /^(machine|config|routes|link|claim)$/ { print f("experiment") }' "$CAPTURED_CSV"
     assert_output ""
 }
 
@@ -674,7 +675,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
         output=$(cat "$BATS_TEST_TMPDIR/$run.log")
         fail_if_todo
         [ "$rc" -eq 0 ] || fail "the $run run exited $rc: $(tail -n 5 "$BATS_TEST_TMPDIR/$run.log")"
-        run awk -F, 'NR > 1 && $9 > 0 && $15 != 1 { print }' "$BATS_TEST_TMPDIR/$run/05-p2p-performance.csv"
+        run rows_awk 'f("reps") > 0 && f("verified") != 1 { print }' "$BATS_TEST_TMPDIR/$run/05-p2p-performance.csv"
         assert_output ""
     done
 }
@@ -747,7 +748,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_line --regexp "^claim,concurrent_streams_contend,.*,holds,host -> GPU 0: 8 streams copying 32 MiB each at once carry $(printf %.1f "$eight") GB/s in total .* against $(printf %.1f "$one") GB/s for one such copy alone: each stream gets $(awk -v e="$eight" -v o="$one" 'BEGIN { printf "%.0f", 100 * e / 8 / o }')% of what it gets alone .*: the streams share one link \(all this shows\)"
     # Synthetic: one stream alone carrying an eighth of what eight carry (a copy that leaves the
     # link idle, as a small one would): eight streams add up instead of competing.
-    awk -F, -v OFS=, -v e="$eight" '$1 == "streams" && $3 == "host" && $16 == 1 { $13 = e / 8 } { print }' "$fx" >"$file"
+    rows_edit -v e="$eight" 'f("experiment") == "streams" && f("route") == "host" && f("value") == 1 { set("gbps", e / 8) }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,concurrent_streams_contend,.*,does_not_hold,.*each stream gets 100% of what it gets alone .*more streams found bandwidth that one copy left unused'
 }
@@ -779,7 +780,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     # Synthetic: the 64 KiB copies synchronized one by one at 80% of the queued rate: no size
     # swept falls off a cliff.
     queued=$(csv_get "$fx" gbps experiment=cpu_sync variant=queued bytes=65536)
-    awk -F, -v OFS=, -v q="$queued" '$1 == "cpu_sync" && $2 == "sync_each" && $7 == 65536 { $13 = q * 0.8 } { print }' "$fx" >"$file"
+    rows_edit -v q="$queued" 'f("experiment") == "cpu_sync" && f("variant") == "sync_each" && f("bytes") == 65536 { set("gbps", q * 0.8) }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,cpu_sync_cliff,.*,does_not_hold,.*\(x1\.25\).*; no size swept falls off a cliff \(bar 2x; x1\.25 at most\)$'
 }
@@ -805,13 +806,15 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_line --regexp "^claim,cpu_timers_cpu_time,.*,does_not_hold,clock\(\) \(the process.s CPU time\) on a thread asleep on a blocking-sync event reads $(printf %.1f "$block") us of $(printf %.1f "$wall") us wall \($(awk -v b="$block" -v w="$wall" 'BEGIN { printf "%.0f", 100 * b / w }')% of wall\); gettimeofday\(\) \(wall time\) with a synchronize reads $(printf %.1f "$tod") us against events $(printf %.1f "$ev") us .*: the reason holds for clock\(\) asleep only"
     # Synthetic: a gettimeofday() that missed the copy by 2x even synchronized makes the reason
     # hold; events 1.5x off the synchronized wall clock make the advice fail.
-    awk -F, -v OFS=, '$1 == "cpu_timer" && $2 == "gettimeofday_sync" { $10 = $10 * 2 } $1 == "cpu_timer" && $2 == "event" { $10 = $10 * 1.5 } { print }' "$fx" >"$file"
+    rows_edit 'f("experiment") == "cpu_timer" && f("variant") == "gettimeofday_sync" { set("median_us", f("median_us") * 2) }
+        f("experiment") == "cpu_timer" && f("variant") == "event" { set("median_us", f("median_us") * 1.5) }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp "^claim,cpu_timers_cpu_time,.*,holds,.*: both miss the transfer$"
     assert_line --regexp "^claim,cpu_timers_mislead,.*,does_not_hold,.*: the events themselves miss the copy$"
     # Synthetic: clock() and gettimeofday() without a synchronize reading what events read (a
     # copy that returns when done), and clock() asleep counting the wall: the advice fails.
-    awk -F, -v OFS=, -v ev="$ev" -v w="$wall" '$1 == "cpu_timer" && $2 ~ /_no_sync$/ && $2 != "host_no_sync" { $10 = ev } $1 == "cpu_timer" && $2 == "clock_block" { $10 = w } { print }' "$fx" >"$file"
+    rows_edit -v ev="$ev" -v w="$wall" 'f("experiment") == "cpu_timer" && f("variant") ~ /_no_sync$/ && f("variant") != "host_no_sync" { set("median_us", ev) }
+        f("experiment") == "cpu_timer" && f("variant") == "clock_block" { set("median_us", w) }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp "^claim,cpu_timers_mislead,.*,does_not_hold,.*: a clock the chapter names read the copy right every way it was used$"
     # Without the rows of either (the recording on a pair predates them), neither can be tested.
@@ -835,8 +838,9 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,nvlink_table_latency,.*,does_not_hold,NVLink 3\.0 \(A100\) ~0\.1 us \(bar 0\.05-0\.15 us\) on that very link; NVLink 3: one-way ping-pong 1\.23 us'
     # ... and an NVLink 2 pair whose ping-pong and peer load took 0.25 and 0.18 us holds ~0.2 us.
-    sed -E 's/^(link,nvlink_gen,,[01],-1,,0,0,0,,,,,,-1),4,/\1,2,/' "$fx" |
-        awk -F, -v OFS=, '$1 == "pingpong" && $2 == "write_remote" { $10 = 0.25 } $1 == "pointer_chase" && $3 == "peer" { $10 = 0.18 } { print }' >"$file"
+    rows_edit 'f("experiment") == "link" && f("variant") == "nvlink_gen" && f("src") ~ /^[01]$/ && f("dst") == -1 && f("value") == 4 { set("value", 2) }
+        f("experiment") == "pingpong" && f("variant") == "write_remote" { set("median_us", 0.25) }
+        f("experiment") == "pointer_chase" && f("route") == "peer" { set("median_us", 0.18) }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,nvlink_table_latency,.*,holds,NVLink 2\.0 \(V100\) ~0\.2 us \(bar 0\.10-0\.30 us\) on that very link; NVLink 2: one-way ping-pong 0\.25 us .* a load from the peer 0\.18 us'
 }
@@ -851,7 +855,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     run "$tool" verdicts "$fx"
     assert_line --regexp "^claim,host_staging_latency,.*,does_not_hold,one 4-byte copy GPU 0 -> GPU 1 .*staged through host memory \(peer access off\) $(printf %.2f "$off") us against $(printf %.2f "$on") us direct: x$(awk -v a="$off" -v b="$on" 'BEGIN { printf "%.2f", a / b }') \(bar 10x"
     # Synthetic: a staged copy 12x the direct one holds.
-    awk -F, -v OFS=, -v on="$on" '$1 == "memcpy_latency" && $2 == "ce_synced" && $3 == "peer_off" { $10 = on * 12 } { print }' "$fx" >"$file"
+    rows_edit -v on="$on" 'f("experiment") == "memcpy_latency" && f("variant") == "ce_synced" && f("route") == "peer_off" { set("median_us", on * 12) }' "$fx" >"$file"
     run "$tool" verdicts "$file"
     assert_line --regexp '^claim,host_staging_latency,.*,holds,.*: x12\.00 \(bar 10x'
     fx=$(recording 05 gpu_count=1)
@@ -880,7 +884,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     fx=$(recording 05 gpu_count=1)
     us=$(csv_get "$fx" median_us experiment=pingpong variant=gpu_cpu route=host)
     # A GPU clock that also counted the warm-up: the GPU-timed row 1.3x the host-timed one.
-    awk -F, -v OFS=, -v us="$us" '$1 == "pingpong" && $2 == "cpu_gpu" { $10 = us / 1.3; $11 = $10; $12 = $10 } 1' \
+    rows_edit -v us="$us" 'f("experiment") == "pingpong" && f("variant") == "cpu_gpu" { set("median_us", us / 1.3); set("min_us", f("median_us")); set("max_us", f("median_us")) }' \
         "$fx" >"$file"
     run lab05_check_latency "$file"
     assert_failure

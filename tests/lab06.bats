@@ -123,7 +123,7 @@ col() {
     assert_line --regexp '^claim,p2p_best_on_one_machine,.*,holds,P2P \(by hand or NCCL\) beat host staging at 2 of 2 sizes; by hand beat NCCL at: 4 KiB; NCCL won at: 1 MiB$'
     assert_line --regexp '^claim,no_p2p_across_machines,.*,untested,the course runs on one machine: .*NCCL ran here within this machine with 2_ranks'
     # Host staging faster than every P2P path at one size: the claim does not hold.
-    awk -F, -v OFS=, '$2 == "host_staged" && $7 == 4096 { $10 = 5.0 } { print }' "$rows" >"$BATS_TEST_TMPDIR/staged.csv"
+    rows_edit 'f("variant") == "host_staged" && f("bytes") == 4096 { set("median_us", 5.0) }' "$rows" >"$BATS_TEST_TMPDIR/staged.csv"
     run "$tool" verdicts "$BATS_TEST_TMPDIR/staged.csv"
     assert_line --regexp '^claim,p2p_best_on_one_machine,.*,does_not_hold,P2P \(by hand or NCCL\) beat host staging at 1 of 2 sizes'
     # Ranks sharing one GPU measure no link: untested, with the reason.

@@ -530,7 +530,7 @@ without_cuda() {
         fail_if_todo
         [ "$status" -eq 0 ] || fail "$p exited $status with one GPU: $output"
         # A skipped experiment is a row, and one line on stderr, never more.
-        for key in $(awk -F, '$2 == "skipped" { print $1 }' "$BATS_TEST_TMPDIR/one/$lab.csv"); do
+        for key in $(csv_get "$BATS_TEST_TMPDIR/one/$lab.csv" experiment variant=skipped); do
             [ "$(grep -c "skipped $key: " <<<"$output")" -eq 1 ] || fail "$lab: skip of $key not said once"
         done
     done
@@ -544,18 +544,19 @@ catalogue_rows() {
     done
 }
 catalogue_ids() {
-    catalogue_rows | cut -f2
+    local dir
+    for dir in "$REPO_ROOT"/labs/[0-9][0-9]-*/; do
+        lab_claim_ids "$(basename "$dir" | cut -c1-2)"
+    done
 }
 
-# An awk program's start that reads a result file's columns by name: $col["value"].
-BY_NAME='NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }'
 # recorded_verdicts FIXTURE: "id<TAB>verdict<TAB>measured" of each claim of a
 # recording, as its lab's host tool recomputes them.
 recorded_verdicts() {
     local n
     n=$(basename "$1" | cut -c4-5)
-    "$(built "$BUILD_DIR/host" "$n")" verdicts "$1" | awk -F, -v OFS='\t' "$BY_NAME"'
-        $col["experiment"] == "claim" { print $col["variant"], $col["value"], $col["detail"] }'
+    "$(built "$BUILD_DIR/host" "$n")" verdicts "$1" |
+        rows_awk 'f("experiment") == "claim" { print f("variant") "\t" f("value") "\t" f("detail") }'
 }
 # recorded_gpus FIXTURE: "N× NAME" from its machine rows (N GPUs named NAME),
 # as make run's report names a recording's hardware.
@@ -777,7 +778,7 @@ no_gpu_report() {
     assert_output 0
     run grep -c "^### Recorded on " "$report/report.md"
     assert_output "$(recordings 02 | wc -l)"
-    run awk -F'\t' '$4 == "01-peer-checks"' "$report/recorded.tsv"
+    run rows_awk -F '\t' 'f("lab") == "01-peer-checks"' "$report/recorded.tsv"
     assert_output ""
     run grep -c "^The chapter's claims on this machine: 1 hold, 1 do not hold, 8 cannot be tested here " "$report/report.md"
     assert_output 1
@@ -858,10 +859,10 @@ no_gpu_report() {
         [ -n "$(all_recordings suffix="$suffix")" ] || fail "$suffix: no recording tests/fixtures/labNN-$suffix.csv"
         for f in $(all_recordings suffix="$suffix"); do
             # The rows' GPUs are the row's: gpu_count of them, each named gpu.
-            n=$(grep -c '^machine,gpu,' "$f" || true)
+            n=$(csv_get "$f" value experiment=machine variant=gpu | wc -l)
             [ "$n" = "$count" ] || fail "$(basename "$f"): $n machine,gpu rows; its machine ($suffix) has $count GPUs"
-            [ -z "$(grep '^machine,gpu,' "$f" | cut -d, -f16 | grep -vxF -- "$gpu")" ] ||
-                fail "$(basename "$f"): a GPU that is not a $gpu: $(grep '^machine,gpu,' "$f" | cut -d, -f16 | sort -u | tr '\n' ' ')"
+            [ -z "$(csv_get "$f" value experiment=machine variant=gpu | grep -vxF -- "$gpu")" ] ||
+                fail "$(basename "$f"): a GPU that is not a $gpu: $(csv_get "$f" value experiment=machine variant=gpu | sort -u | tr '\n' ' ')"
             assert_file_exists "$(recording_command "$f")"
         done
     done
@@ -911,6 +912,53 @@ machine_name_regex() {
     fi
     [ -z "$hits" ] || fail "a machine or a fixture suffix written in code (read it from tests/fixtures/machines.tsv: tests/helpers/machines.bash, tools/machines.py):
 $hits"
+}
+
+# The awk that may split result rows on commas (FILE:TEXT of its line), each with why.
+POSITIONAL_OK=(
+    'tests/helpers/lab.bash:-v rows_echo=' # the reader itself (rows_run)
+    'tests/helpers/lab06.bash:{ fields = NF }' # counts each row's fields, reads none
+    'tools/doctor.sh:c[$i] = i; next }' # reads by name: a tool loads no test helper
+)
+
+# positional_reads FILE...: "FILE:LINE: text" of each line that reads CSV rows by column
+# number: awk splitting on commas (-F, or FS = ","), cut -d, or read with IFS=,; and, in
+# the checkers (tests/helpers/lab0*.bash, whose awk reads result rows), a field by number
+# ($N) outside double quotes and comments (their shell code quotes its arguments, "$1").
+# The lines of POSITIONAL_OK are left out.
+positional_reads() {
+    local f ok hits
+    for f in "$@"; do
+        hits=$(awk -v checker="$([[ $f == tests/helpers/lab0*.bash ]] && echo 1)" '
+            /^[[:space:]]*#/ { next }
+            { code = $0; gsub(/"[^"]*"/, "\"\"", code) }
+            /-F *["\047]?,|(^|[^O])FS *= *["\047]?,|(^|[^[:alnum:]_-])cut +[^|;)]*(-d *["\047]?,|--delimiter=["\047]?,)|IFS=["\047]?,/ ||
+            (checker && code ~ /(^|[^=])[$][1-9]/) { print FILENAME ":" FNR ": " $0 }' "$f")
+        for ok in "${POSITIONAL_OK[@]}"; do
+            [ "${ok%%:*}" = "$f" ] && hits=$(grep -vF -- "${ok#*:}" <<<"$hits")
+        done
+        [ -z "$hits" ] || echo "$hits"
+    done
+}
+
+@test "repo: no awk or shell code in tests/ and tools/ reads a result file by column number" {
+    local files hits
+    files=$(cd "$REPO_ROOT" && find tests tools -type f \( -name '*.bats' -o -name '*.bash' -o -name '*.sh' \) | sort)
+    hits=$(cd "$REPO_ROOT" && positional_reads $files)
+    [ -z "$hits" ] || fail "a result file read by column number (read it by name: rows_awk, rows_edit or csv_get, tests/helpers/lab.bash):
+$hits"
+    # The guard sees a planted read: a checker's field by number, cut -d, in a test.
+    mkdir -p "$BATS_TEST_TMPDIR/tests/helpers"
+    cp "$REPO_ROOT/tests/helpers/lab03.bash" "$BATS_TEST_TMPDIR/tests/helpers/lab03.bash"
+    sed -i '0,/f("median_us")/s//$10/' "$BATS_TEST_TMPDIR/tests/helpers/lab03.bash"
+    printf 'judged=$(cut -d%s -f2 "$fx")\n' , >"$BATS_TEST_TMPDIR/tests/planted.bats"
+    hits=$(cd "$BATS_TEST_TMPDIR" && positional_reads tests/helpers/lab03.bash tests/planted.bats)
+    [ "$(grep -c '^tests/helpers/lab03.bash:[0-9]*: .*[$]10' <<<"$hits")" = 1 ] &&
+        [ "$(grep -c '^tests/planted.bats:1: ' <<<"$hits")" = 1 ] || fail "the planted reads are not the ones seen: $hits"
+    # The reader refuses a program that reads a field by number.
+    run rows_awk '$1 == "claim"' "$FIXTURES/rows-header.csv"
+    assert_failure 2
+    assert_output --partial 'reads a column by number'
 }
 
 @test "repo: an interrupted make run leaves the previous report as it was" {

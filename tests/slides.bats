@@ -53,7 +53,7 @@ claim_ids() {
     local tool
     recorded "$1" "$2" || return 0
     tool=$(host_tool "$1") || return 1
-    "$tool" verdicts "$FIXTURES/lab$1-$2.csv" | awk -F, '$1 == "claim" { print $2 }'
+    "$tool" verdicts "$FIXTURES/lab$1-$2.csv" | rows_awk 'f("experiment") == "claim" { print f("variant") }'
 }
 
 # quote_blocks_without_section DECK: each run of quote lines, joined on one
@@ -69,7 +69,7 @@ untested_everywhere() {
     tool=$(host_tool "$1") || return 1
     for suffix in $(machine_suffixes); do
         recorded "$1" "$suffix" || continue
-        "$tool" verdicts "$FIXTURES/lab$1-$suffix.csv" | awk -F, -v id="$2" '$1 == "claim" && $2 == id && $16 != "untested" { found = 1 } END { exit !found }' &&
+        "$tool" verdicts "$FIXTURES/lab$1-$suffix.csv" | rows_awk -v id="$2" 'f("experiment") == "claim" && f("variant") == id && f("value") != "untested" { found = 1 } END { exit !found }' &&
             return 1
     done
     return 0
@@ -340,8 +340,8 @@ need_host_tools() {
     # lab 05 as if it had not been recorded on the first machine yet (the other one keeps its recording)
     gone=$(machine_suffixes | sed -n 1p)
     kept=$(machine_suffixes | sed -n 2p)
-    hw=$(awk -F'\t' -v s="$gone" '!/^#/ && $1 == s { print $2 ", " $3 }' "$FIXTURES/machines.tsv")
-    [ -n "$gone" ] && [ -n "$kept" ] && [ -n "$hw" ] || fail "tests/fixtures/machines.tsv names fewer than two machines"
+    [ -n "$gone" ] && [ -n "$kept" ] || fail "tests/fixtures/machines.tsv names fewer than two machines"
+    hw="$(machine_field "$gone" gpus), $(machine_field "$gone" link)"
     cp -r "$FIXTURES" "$fx"
     rm "$fx/lab05-$gone.csv"
     printf '%s\n' "Recorded on {{hw lab05-$gone}} {{machine lab05-$gone}}" '{{claim 05 small_transfers_latency_bound}}' \
@@ -395,7 +395,7 @@ need_host_tools() {
                     fail "deck $n shows a verdict of lab$n-$suffix.csv, which does not exist"
                 continue
             fi
-            while IFS=, read -r id verdict; do
+            while IFS=$'\t' read -r id verdict; do
                 case $verdict in
                     holds) word="holds" ;; does_not_hold) word="does not hold" ;; untested) word="cannot be tested here" ;;
                     *) fail "lab $n: unknown verdict $verdict" ;;
@@ -409,7 +409,7 @@ need_host_tools() {
                 grep -F "data-claim=\"$id\" data-run=\"lab$n-$suffix\"" "$BATS_TEST_TMPDIR/$n.md" |
                     grep -qF "<span class=\"badge $verdict\">$word</span>" ||
                     fail "deck $n does not show $id: $verdict (lab$n-$suffix.csv)"
-            done < <("$tool" verdicts "$FIXTURES/lab$n-$suffix.csv" | awk -F, '$1 == "claim" { print $2 "," $16 }')
+            done < <("$tool" verdicts "$FIXTURES/lab$n-$suffix.csv" | rows_awk 'f("experiment") == "claim" { print f("variant") "\t" f("value") }')
         done
     done
 }

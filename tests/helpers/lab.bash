@@ -256,26 +256,76 @@ assert_float() {
     float_ok "$@" || fail "expected $1 $2 $3"
 }
 
+# rows_awk [-v VAR=VALUE...] PROGRAM [FILE...]: run the awk PROGRAM over result
+# files (or stdin): CSV whose line 1 is a header of column names, such as
+# tests/fixtures/rows-header.csv (-F SEP, among the -v, for another table with a
+# header line, e.g. a TSV). The one way tests and checkers read result rows: by
+# column name, never by number. PROGRAM sees every line but the
+# headers; in it f(name) is the row's field of that column, set(name, value)
+# changes it (print joins the fields with commas again), and file counts the
+# files (1 while the first is read). A name that is not in the header stops
+# awk with status 2, saying so on stderr: a typo never reads an empty column.
+rows_awk() { rows_run "" "$@"; }
+
+# rows_edit [-v VAR=VALUE...] PROGRAM FILE...: FILE again, header and every
+# row, each row printed after PROGRAM (as rows_awk runs it) has run on it:
+# set(name, value) in PROGRAM edits it, e.g. a time made slower for a test.
+rows_edit() { rows_run "{ print }" "$@"; }
+
+# rows_run LAST [-v VAR=VALUE | -F SEP...] PROGRAM [FILE...]: rows_awk, with the awk
+# rule LAST after PROGRAM; with a LAST, the headers are printed too. A PROGRAM that
+# reads a field by number ($N) is refused (status 2).
+rows_run() {
+    local last=$1 vars=() by_number='[$][1-9][0-9]*'
+    shift
+    while [ "${1:-}" = -v ] || [ "${1:-}" = -F ]; do
+        vars+=("$1" "$2")
+        shift 2
+    done
+    if [[ $1 =~ $by_number ]]; then
+        echo "rows_awk: ${BASH_REMATCH[0]} reads a column by number: read it by name, f(\"name\")" >&2
+        return 2
+    fi
+    awk -F, -v OFS=, -v rows_echo="${last:+1}" "${vars[@]}" '
+        function rows_col(name) {
+            if (!(name in rows_c)) {
+                printf "%s: no column \"%s\" in its header\n", FILENAME, name > "/dev/stderr"
+                rows_unknown = 1
+                exit 2
+            }
+            return rows_c[name]
+        }
+        function f(name) { return $(rows_col(name)) }
+        function set(name, value) { $(rows_col(name)) = value }
+        FNR == 1 { file++; split("", rows_c); for (rows_i = 1; rows_i <= NF; rows_i++) rows_c[$rows_i] = rows_i; if (rows_echo) print; next }
+        END { if (rows_unknown) exit 2 }
+        '"$1"$'\n'"$last" "${@:2}"
+}
+
+# lab_claim_ids NN: the ids of lab NN's claims, one a line: the column "id" of
+# labs/NN-*/claims.tsv (lines of # are comments, the first other line its header).
+lab_claim_ids() {
+    awk -F'\t' '
+        /^#/ { next }
+        !named++ {
+            for (i = 1; i <= NF; i++) if ($i == "id") id = i
+            if (!id) { print FILENAME ": no column \"id\" in its header" > "/dev/stderr"; exit 2 }
+            next
+        }
+        { print $id }' "$REPO_ROOT"/labs/"$1"-*/claims.tsv
+}
+
 # csv_get FILE COLUMN [COL=VALUE...]: the COLUMN values of the rows whose
 # other columns match, one per line. Fields hold no quoted commas here.
 csv_get() {
     local file=$1 column=$2
     shift 2
-    awk -F, -v want="$column" -v filters="$*" '
-        NR == 1 {
-            for (i = 1; i <= NF; i++) col[$i] = i
-            if (!(want in col)) { print "no column " want > "/dev/stderr"; exit 2 }
-            n = split(filters, f, " ")
-            for (k = 1; k <= n; k++) {
-                split(f[k], kv, "=")
-                if (!(kv[1] in col)) { print "no column " kv[1] > "/dev/stderr"; exit 2 }
-                fcol[k] = col[kv[1]]; fval[k] = kv[2]
-            }
-            next
-        }
+    rows_awk -v want="$column" -v filters="$*" '
+        BEGIN { n = split(filters, fl, " "); for (k = 1; k <= n; k++) { split(fl[k], kv, "="); name[k] = kv[1]; value[k] = kv[2] } }
+        FNR == 2 { f(want); for (k = 1; k <= n; k++) f(name[k]) } # every name asked for, even where no row matches
         {
-            for (k = 1; k <= n; k++) if ($fcol[k] != fval[k]) next
-            print $col[want]
+            for (k = 1; k <= n; k++) if (f(name[k]) != value[k]) next
+            print f(want)
         }' "$file"
 }
 
@@ -341,6 +391,24 @@ assert_checker_accepts_all() {
         run_checker "$checker" "$fx" || fail "$(basename "$fx"): $checker_output"
         [ -z "$silent" ] || [ -z "$checker_output" ] || fail "$(basename "$fx") passes, but says: $checker_output"
     done
+}
+
+# checked_rows_and_verdicts NN FILE CHECK SAID: a lab's run checker on a result file:
+# CHECK FILE (rules that read the rows by name) where line 1 of FILE is the result
+# header, else SAID and that line printed in its place; then the recomputed verdicts
+# (lab NN's host tool's check). Prints what is wrong; fails when anything is.
+checked_rows_and_verdicts() {
+    local lab=$1 file=$2 check=$3 said=$4 tool status=0 first
+    first=$(head -1 "$file")
+    if [ "$first" != "$(head -1 "$FIXTURES/rows-header.csv")" ]; then
+        echo "$said$first"
+        status=1
+    else
+        "$check" "$file" || status=1
+    fi
+    tool=$(host_tool "$lab") || return 1
+    "$tool" check "$file" || status=1
+    return "$status"
 }
 
 # run_checker CHECKER FILE: run it, keep what it said in $checker_output.

@@ -6,23 +6,26 @@
 # existed); what is there must be whole and right, and the claims' verdicts
 # must be those the host tool recomputes.
 lab01_check_run() {
-    local file=$1 tool status=0
-    awk -F, -v header="$(head -1 "$FIXTURES/rows-header.csv")" \
-        -v want="$(grep -v "^#" "$REPO_ROOT/labs/01-peer-checks/claims.tsv" | tail -n +2 | grep -c .)" '
+    checked_rows_and_verdicts 01 "$1" lab01_check_rows "bad header: "
+}
+
+# lab01_check_rows FILE: the rules of lab01_check_run on the rows of a file whose
+# header is the result header.
+lab01_check_rows() {
+    rows_awk -v want="$(lab_claim_ids 01 | grep -c .)" '
         function bad(msg) { print msg; failed = 1 }
         function ran(e) { return (e in rows) && !((e, "skipped") in skipped) }
-        NR == 1 { if ($0 != header) bad("bad header: " $0); next }
         {
-            rows[$1] = 1
-            if ($2 == "skipped") { skipped[$1, "skipped"] = 1; if ($17 == "") bad("skipped " $1 " without a reason"); next }
-            if ($15 == "0") bad("not verified: " $1 " " $2 " " $4 "->" $5 ": " $17)
-            v[$1, $2, $4, $5] = $16
-            if ($1 == "gpus" && $4 + 1 > gpus) gpus = $4 + 1
-            if ($1 == "matrix" && $4 + 1 > n) n = $4 + 1
-            if ($1 == "flags" && $3 == "loopback") self_flags++
-            if ($1 == "claim") {
+            rows[f("experiment")] = 1
+            if (f("variant") == "skipped") { skipped[f("experiment"), "skipped"] = 1; if (f("detail") == "") bad("skipped " f("experiment") " without a reason"); next }
+            if (f("verified") == "0") bad("not verified: " f("experiment") " " f("variant") " " f("src") "->" f("dst") ": " f("detail"))
+            v[f("experiment"), f("variant"), f("src"), f("dst")] = f("value")
+            if (f("experiment") == "gpus" && f("src") + 1 > gpus) gpus = f("src") + 1
+            if (f("experiment") == "matrix" && f("src") + 1 > n) n = f("src") + 1
+            if (f("experiment") == "flags" && f("route") == "loopback") self_flags++
+            if (f("experiment") == "claim") {
                 claims++
-                if ($16 !~ /^(holds|does_not_hold|untested)$/) bad("claim " $2 " has verdict " $16)
+                if (f("value") !~ /^(holds|does_not_hold|untested)$/) bad("claim " f("variant") " has verdict " f("value"))
             }
         }
         END {
@@ -52,17 +55,14 @@ lab01_check_run() {
             if (claims != want) bad("expected " want " claims (claims.tsv), found " claims + 0)
             exit failed
         }
-        function check_direction(i, j,   f) {
-            f = v["flags", "enable_flags_1", i, j]
-            if (ran("flags") && f !~ /^cuda/) bad("no flags row for " i "->" j)
-            if (f == "cudaSuccess") bad("flags=1 accepted for " i "->" j)
+        function check_direction(i, j,   flags) {
+            flags = v["flags", "enable_flags_1", i, j]
+            if (ran("flags") && flags !~ /^cuda/) bad("no flags row for " i "->" j)
+            if (flags == "cudaSuccess") bad("flags=1 accepted for " i "->" j)
             if (ran("enable_twice") && v["enable_twice", "enable_first", i, j] != "cudaSuccess") bad("enabling " i "->" j " failed: " v["enable_twice", "enable_first", i, j])
             if (ran("enable_twice") && v["enable_twice", "enable_again", i, j] != "cudaErrorPeerAccessAlreadyEnabled") bad("second enable " i "->" j ": " v["enable_twice", "enable_again", i, j])
             if (ran("disable_twice") && v["disable_twice", "disable_first", i, j] != "cudaSuccess") bad("disabling " i "->" j " failed: " v["disable_twice", "disable_first", i, j])
             if (ran("disable_twice") && v["disable_twice", "disable_again", i, j] != "cudaErrorPeerAccessNotEnabled") bad("second disable " i "->" j ": " v["disable_twice", "disable_again", i, j])
             if (ran("one_way") && i < j && v["one_way", "reverse_disable", j, i] !~ /^cuda/) bad("no one_way probe for the pair " i "," j)
-        }' "$file" || status=1
-    tool=$(host_tool 01) || return 1
-    "$tool" check "$file" || status=1
-    return "$status"
+        }' "$1"
 }

@@ -28,21 +28,19 @@ LAB02_CEILING_LOCAL=5000
 # Copies of this size and above are "large": peer access must pay off there.
 LAB02_LARGE=16777216
 
-# lab02_awk FILE PROGRAM: run an awk program over FILE's rows with f(name)
-# the field of that column, num(x) true for a decimal number, bad(msg)
+# lab02_awk FILE PROGRAM: run an awk program over FILE's rows (rows_awk: f(name)
+# the field of that column) with num(x) true for a decimal number, bad(msg)
 # recording a broken rule (the check fails at the end), and gpus the number
 # of machine gpu rows.
 lab02_awk() {
-    awk -F, -v link="$LAB02_CEILING_LINK" -v local_max="$LAB02_CEILING_LOCAL" \
+    rows_awk -v link="$LAB02_CEILING_LINK" -v local_max="$LAB02_CEILING_LOCAL" \
         -v large="$LAB02_LARGE" -v methods="$LAB02_METHODS" \
         -v float_cases="$LAB02_FLOAT_CASES" -v copy_cases="$(tr '\n' ' ' <<<"$LAB02_COPY_CASES")" '
         function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
         function bad(msg) { print "lab02: " msg; failed = 1 }
-        function f(name) { return $c[name] }
         function leg() { return f("route") "/" f("src") "->" f("dst") }
-        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $1 == "machine" && $2 == "gpu" { gpus++ }
-        $2 == "skipped" { skipped[$1 "/" f("route")] = f("detail"); skipped[$1] = 1; next }
+        f("experiment") == "machine" && f("variant") == "gpu" { gpus++ }
+        f("variant") == "skipped" { skipped[f("experiment") "/" f("route")] = f("detail"); skipped[f("experiment")] = 1; next }
         '"$2"'
         END { exit failed }' "$1"
 }
@@ -70,7 +68,7 @@ lab02_check_args() {
                 if (two) { needs_two[name "/p2p_copy"] = 1; needs_two[name "/p2p_copy_async"] = 1 }
             }
         }
-        $1 == "args" {
+        f("experiment") == "args" {
             key = f("variant") "/" f("mode")
             if (!(key in want)) { bad("args " key " is not a case of the lab"); next }
             if (key in seen) bad("args " key " appears twice")
@@ -93,7 +91,7 @@ lab02_check_args() {
 # leg of each route; verified, and the source GPU still current afterwards.
 lab02_check_sweep() {
     lab02_awk "$1" '
-        $1 == "sweep" {
+        f("experiment") == "sweep" {
             key = leg() "/" f("variant"); legs[leg()] = f("route"); rows[key]++
             b = f("bytes") + 0
             if (f("verified") != "1") bad("sweep " key " " b " B: not verified")
@@ -125,8 +123,8 @@ lab02_check_sweep() {
 # every leg the sweep copied.
 lab02_check_stream_order() {
     lab02_awk "$1" '
-        $1 == "sweep" { legs[leg()] = 1 }
-        $1 == "stream_order" {
+        f("experiment") == "sweep" { legs[leg()] = 1 }
+        f("experiment") == "stream_order" {
             key = leg() "/" f("variant") "/" f("mode"); seen[key] = 1
             if (f("variant") == "p2p_copy_staged") staged[leg()] = 1
             if (f("verified") != "1") bad("stream_order " key ": the copy did not follow its stream")
@@ -148,7 +146,7 @@ lab02_check_stream_order() {
 # staging when large.
 lab02_check_timing() {
     lab02_awk "$1" '
-        $1 == "timing" {
+        f("experiment") == "timing" {
             key = f("variant") "/" leg() (f("mode") != "" ? "/" f("mode") : "")
             what = "timing " key "/" f("bytes")
             if ((key "/" f("bytes")) in gbps) bad(what " appears twice")
@@ -209,7 +207,7 @@ lab02_check_timing() {
 # experiment existed has no such rows; a live run's test asks for them.
 lab02_check_switch() {
     lab02_awk "$1" '
-        $1 == "switch" {
+        f("experiment") == "switch" {
             key = f("variant") "/" leg(); what = "switch " key "/" f("bytes")
             if ((key "/" f("bytes")) in seen) bad(what " appears twice")
             seen[key "/" f("bytes")] = 1; legs[leg()] = 1; sizes[f("bytes")] = 1
@@ -236,7 +234,7 @@ lab02_check_switch() {
 # The chapter's experiment: the data checked with each GPU current.
 lab02_check_current_device() {
     lab02_awk "$1" '
-        $1 == "current_device" {
+        f("experiment") == "current_device" {
             key = leg() "/" f("variant"); seen[key] = 1; legs[leg()] = 1
             if (f("verified") != "1") bad("current_device " key ": the data did not arrive every time")
             if (!num(f("median_us")) || f("min_us") + 0 <= 0) bad("current_device " key ": no positive time")
@@ -257,7 +255,7 @@ lab02_check_current_device() {
 # non-blocking stream never waits for a legacy default stream.
 lab02_check_ordering() {
     lab02_awk "$1" '
-        $1 == "ordering" {
+        f("experiment") == "ordering" {
             key = f("route") "/" f("mode") "/" f("variant"); n_rows++
             if (f("verified") != "1") bad("ordering " key ": not verified")
             if (f("value") != "waited" && f("value") != "no_wait") bad("ordering " key ": " f("value"))
@@ -271,9 +269,9 @@ lab02_check_ordering() {
 # verdicts are those the lab's host tool recomputes from the rows.
 lab02_check_claims() {
     local ids tool
-    ids=$(awk -F'\t' '!/^#/ && $1 != "id" { print $1 }' "$REPO_ROOT/labs/02-memcpy-peer/claims.tsv" | tr '\n' ' ')
+    ids=$(lab_claim_ids 02 | tr '\n' ' ')
     LAB02_IDS=$ids lab02_awk "$1" '
-        $1 == "claim" {
+        f("experiment") == "claim" {
             count[f("variant")]++
             if (f("value") !~ /^(holds|does_not_hold|untested)$/) bad("claim " f("variant") " has verdict " f("value"))
         }

@@ -32,40 +32,39 @@ lab03_check_csv() {
 
 # lab03_physics FILE: the rows' own rules (no verdicts).
 lab03_physics() {
-    awk -F, -v link="$LAB03_LINK_CEILING" -v local_="$LAB03_LOCAL_CEILING" '
+    rows_awk -v link="$LAB03_LINK_CEILING" -v local_="$LAB03_LOCAL_CEILING" '
         function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
         function bad(msg) { print "lab03: " msg; failed = 1 }
         function abs(x) { return x < 0 ? -x : x }
         # Checks of every timed row; "what" names it in messages.
         function timed(what,    ceiling, want) {
-            ceiling = $3 == "loopback" ? local_ : link
-            if ($15 != "1") bad(what ": not verified (verified=" $15 ")")
-            if (!num($10) || !num($11) || !num($12) || !num($13)) { bad(what ": a time or rate is not a number"); return }
-            if ($11 + 0 <= 0) bad(what ": a time is not positive")
-            if ($11 + 0 > $10 + 0 || $10 + 0 > $12 + 0) bad(what ": min <= median <= max does not hold")
-            if (reps == "") reps = $9
-            else if ($9 != reps) bad(what ": " $9 " repetitions, other rows have " reps)
-            want = $7 / 1e3 / $10
-            if (abs($13 - want) > 0.02 * want + 0.01) bad(what ": " $13 " GB/s does not match " $7 " bytes in " $10 " us")
-            if ($13 + 0 > ceiling) bad(what ": " $13 " GB/s is above the physical ceiling of " ceiling " GB/s")
+            ceiling = f("route") == "loopback" ? local_ : link
+            if (f("verified") != "1") bad(what ": not verified (verified=" f("verified") ")")
+            if (!num(f("median_us")) || !num(f("min_us")) || !num(f("max_us")) || !num(f("gbps"))) { bad(what ": a time or rate is not a number"); return }
+            if (f("min_us") + 0 <= 0) bad(what ": a time is not positive")
+            if (f("min_us") + 0 > f("median_us") + 0 || f("median_us") + 0 > f("max_us") + 0) bad(what ": min <= median <= max does not hold")
+            if (reps == "") reps = f("reps")
+            else if (f("reps") != reps) bad(what ": " f("reps") " repetitions, other rows have " reps)
+            want = f("bytes") / 1e3 / f("median_us")
+            if (abs(f("gbps") - want) > 0.02 * want + 0.01) bad(what ": " f("gbps") " GB/s does not match " f("bytes") " bytes in " f("median_us") " us")
+            if (f("gbps") + 0 > ceiling) bad(what ": " f("gbps") " GB/s is above the physical ceiling of " ceiling " GB/s")
         }
-        NR == 1 { next }
-        $3 !~ /^(peer|peer_off|host|loopback|)$/ { bad($1 " " $2 ": unknown route " $3); next }
-        $1 == "machine" || $1 == "claim" || $2 == "skipped" { next }
-        $1 == "transfer" {
-            timed("transfer " $2 " on " $3 " at " $7 " bytes")
-            n[$3, $2, $7]++; med[$3, $2, $7] = $10; rate[$3, $2, $7] = $13
-            variant[$3, $2] = 1; size[$3, $7] = 1; routes[$3] = 1
+        f("route") !~ /^(peer|peer_off|host|loopback|)$/ { bad(f("experiment") " " f("variant") ": unknown route " f("route")); next }
+        f("experiment") == "machine" || f("experiment") == "claim" || f("variant") == "skipped" { next }
+        f("experiment") == "transfer" {
+            timed("transfer " f("variant") " on " f("route") " at " f("bytes") " bytes")
+            n[f("route"), f("variant"), f("bytes")]++; med[f("route"), f("variant"), f("bytes")] = f("median_us"); rate[f("route"), f("variant"), f("bytes")] = f("gbps")
+            variant[f("route"), f("variant")] = 1; size[f("route"), f("bytes")] = 1; routes[f("route")] = 1
             next
         }
-        $1 == "stride" {
-            timed("stride " $2 " on " $3)
-            sn[$3, $2]++; srate[$3, $2] = $13; sroutes[$3] = 1
+        f("experiment") == "stride" {
+            timed("stride " f("variant") " on " f("route"))
+            sn[f("route"), f("variant")]++; srate[f("route"), f("variant")] = f("gbps"); sroutes[f("route")] = 1
             next
         }
-        $1 == "bounds" { if ($15 != "1") bad("bounds " $2 " on " $3 " (" $8 " floats, " $6 "): not verified"); next }
-        $1 == "fault" { fault[$6, $2] = $16; fmode[$6] = 1; next }
-        { bad("unknown experiment " $1) }
+        f("experiment") == "bounds" { if (f("verified") != "1") bad("bounds " f("variant") " on " f("route") " (" f("count") " floats, " f("mode") "): not verified"); next }
+        f("experiment") == "fault" { fault[f("mode"), f("variant")] = f("value"); fmode[f("mode")] = 1; next }
+        { bad("unknown experiment " f("experiment")) }
         END {
             split("pull push copy_only copy_then_compute", vs, " ")
             for (r in routes) {
@@ -91,8 +90,8 @@ lab03_physics() {
             for (r in sroutes) {
                 for (st = 1; st <= 64; st *= 2) if (sn[r, "stride_" st] != 1) bad("stride_" st " on " r ": expected one row, found " sn[r, "stride_" st] + 0)
                 # Peer reads cost a sector each; over PCIe the L2 may keep host lines.
-                f = r == "peer" ? 2 : 1
-                if (r != "loopback" && srate[r, "stride_1"] + 0 <= f * srate[r, "stride_32"])
+                factor = r == "peer" ? 2 : 1
+                if (r != "loopback" && srate[r, "stride_1"] + 0 <= factor * srate[r, "stride_32"])
                     bad("coalesced reads over " r " (stride 1, " srate[r, "stride_1"] " GB/s) are not clearly faster than stride 32 (" srate[r, "stride_32"] " GB/s)")
             }
             # Each child (mode) on its own; test membership first: reading would create it.

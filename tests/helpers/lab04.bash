@@ -6,82 +6,85 @@
 # run recorded before it existed); what is there must be whole, exact and
 # physical, and the claims' verdicts must be those the host tool recomputes.
 lab04_check_run() {
-    local file=$1 tool status=0
-    [ -s "$file" ] || { echo "lab04: $file is missing or empty"; return 1; }
-    awk -F, -v header="$(head -1 "$FIXTURES/rows-header.csv")" \
-        -v claims="$(grep -v '^#' "$REPO_ROOT/labs/04-peer-atomics/claims.tsv" | tail -n +2 | cut -f1 | tr '\n' ' ')" '
+    [ -s "$1" ] || { echo "lab04: $1 is missing or empty"; return 1; }
+    checked_rows_and_verdicts 04 "$1" lab04_check_rows "lab04: the header is not the lab's result header: "
+}
+
+# lab04_check_rows FILE: the rules of lab04_check_run on the rows of a file whose
+# header is the result header.
+lab04_check_rows() {
+    rows_awk -v claims="$(lab_claim_ids 04 | tr '\n' ' ')" '
         function bad(msg) { print "lab04: " msg; failed = 1 }
         function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
         function d(key,   m) {   # the number after key= in the detail
-            if (!match($17, "(^| )" key "=-?[0-9.e+]+")) return ""
-            m = substr($17, RSTART, RLENGTH); sub(/^ /, "", m); return substr(m, length(key) + 2)
+            if (!match(f("detail"), "(^| )" key "=-?[0-9.e+]+")) return ""
+            m = substr(f("detail"), RSTART, RLENGTH); sub(/^ /, "", m); return substr(m, length(key) + 2)
         }
         function times_ok(what) {
-            if (!num($10) || !num($11) || !num($12)) { bad(what ": a time is not a number"); return 0 }
-            if ($11 + 0 <= 0) { bad(what ": a time is not positive"); return 0 }
-            if ($11 + 0 > $10 + 0 || $10 + 0 > $12 + 0) { bad(what ": min <= median <= max does not hold"); return 0 }
-            if ($9 + 0 < 1) { bad(what ": no timed runs"); return 0 }
+            if (!num(f("median_us")) || !num(f("min_us")) || !num(f("max_us"))) { bad(what ": a time is not a number"); return 0 }
+            if (f("min_us") + 0 <= 0) { bad(what ": a time is not positive"); return 0 }
+            if (f("min_us") + 0 > f("median_us") + 0 || f("median_us") + 0 > f("max_us") + 0) { bad(what ": min <= median <= max does not hold"); return 0 }
+            if (f("reps") + 0 < 1) { bad(what ": no timed runs"); return 0 }
             return 1
         }
-        NR == 1 { if ($0 != header) { bad("the header is not the lab'"'"'s result header: " $0); exit 1 } next }
-        $2 == "skipped" { skipped[$1] = 1; if ($17 == "") bad("skipped " $1 " without a reason"); next }
-        { what = $1 " " $2 " " $3 ($6 != "" ? " " $6 : ""); seen[$1, $2, $3, $6]++; ran[$1, $3] = 1 }
-        $1 == "counter" || $1 == "counter-peer" { counter(); next }
-        $1 == "histogram" || $1 == "histogram-peer" { histogram(); next }
-        $1 == "latency" || $1 == "latency-peer" { latency(); next }
-        $1 == "cpu-gpu" { mixed(); next }
-        $1 == "link" { link[$2, $4, $5] = $16; next }
-        $1 == "claim" { verdict[$2] = $16; if ($16 !~ /^(holds|does_not_hold|untested)$/) bad("claim " $2 ": verdict " $16 " is not one of holds, does_not_hold, untested"); next }
+        f("variant") == "skipped" { skipped[f("experiment")] = 1; if (f("detail") == "") bad("skipped " f("experiment") " without a reason"); next }
+        { what = f("experiment") " " f("variant") " " f("route") (f("mode") != "" ? " " f("mode") : ""); seen[f("experiment"), f("variant"), f("route"), f("mode")]++; ran[f("experiment"), f("route")] = 1 }
+        f("experiment") == "counter" || f("experiment") == "counter-peer" { counter(); next }
+        f("experiment") == "histogram" || f("experiment") == "histogram-peer" { histogram(); next }
+        f("experiment") == "latency" || f("experiment") == "latency-peer" { latency(); next }
+        f("experiment") == "cpu-gpu" { mixed(); next }
+        f("experiment") == "link" { link[f("variant"), f("src"), f("dst")] = f("value"); next }
+        f("experiment") == "claim" { verdict[f("variant")] = f("value"); if (f("value") !~ /^(holds|does_not_hold|untested)$/) bad("claim " f("variant") ": verdict " f("value") " is not one of holds, does_not_hold, untested"); next }
         function counter(   race, writers, per, atomics, across, want) {
-            race = ($2 == "device" && $6 == "both")
-            if (race && $15 != "-1") bad(what ": device scope from two GPUs is a data race, yet it is called correct (verified " $15 ")")
-            if (race && $17 !~ /data race/) bad(what ": the race is not named in the detail")
-            if (!race && $15 != "1") bad(what ": counted " $16 ", expected " $8 " (verified " $15 ")")
-            if (!race && $16 != $8) bad(what ": counted " $16 ", expected " $8)
-            writers = $6 == "both" ? 2 : 1
+            race = (f("variant") == "device" && f("mode") == "both")
+            if (race && f("verified") != "-1") bad(what ": device scope from two GPUs is a data race, yet it is called correct (verified " f("verified") ")")
+            if (race && f("detail") !~ /data race/) bad(what ": the race is not named in the detail")
+            if (!race && f("verified") != "1") bad(what ": counted " f("value") ", expected " f("count") " (verified " f("verified") ")")
+            if (!race && f("value") != f("count")) bad(what ": counted " f("value") ", expected " f("count"))
+            writers = f("mode") == "both" ? 2 : 1
             if (d("blocks") == "" || d("threads") == "" || d("iters") == "") { bad(what ": no launch shape in the detail"); return }
-            if ($8 != d("blocks") * d("threads") * d("iters") * writers) bad(what ": expected " $8 " != blocks x threads x iters x " writers " writer(s)")
+            if (f("count") != d("blocks") * d("threads") * d("iters") * writers) bad(what ": expected " f("count") " != blocks x threads x iters x " writers " writer(s)")
             per = d("blocks") * d("threads") * d("iters")
-            if ($2 == "warp_aggregated") per = d("blocks") * int((d("threads") + 31) / 32) * d("iters")
-            if ($2 == "block_aggregated" || $2 == "local_then_copy") per = d("blocks")
+            if (f("variant") == "warp_aggregated") per = d("blocks") * int((d("threads") + 31) / 32) * d("iters")
+            if (f("variant") == "block_aggregated" || f("variant") == "local_then_copy") per = d("blocks")
             atomics = d("atomics") + 0; across = d("across") + 0
-            if ($1 == "counter-peer") { peer_src = $4; peer_dst = $5 }
-            if (atomics != per * writers) bad(what ": " atomics " atomics, but " ($2 == "warp_aggregated" ? "one atomic per warp (partial warps too) and iteration" : $2 ~ /block|copy/ ? "one atomic per block" : "one atomic per increment") " makes " per * writers)
-            want = ($3 == "loopback" || $2 == "local_then_copy") ? 0 : per
-            if (across != want) bad(what ": " across " atomics crossed the link, expected " want ($2 == "local_then_copy" || $3 == "loopback" ? " (a variant that keeps them local)" : ""))
-            if (times_ok(what) && atomics / ($10 / 1e6) > 1e12) bad(what ": " atomics / ($10 / 1e6) " atomics/s on one address is beyond any GPU")
+            if (f("experiment") == "counter-peer") { peer_src = f("src"); peer_dst = f("dst") }
+            if (atomics != per * writers) bad(what ": " atomics " atomics, but " (f("variant") == "warp_aggregated" ? "one atomic per warp (partial warps too) and iteration" : f("variant") ~ /block|copy/ ? "one atomic per block" : "one atomic per increment") " makes " per * writers)
+            want = (f("route") == "loopback" || f("variant") == "local_then_copy") ? 0 : per
+            if (across != want) bad(what ": " across " atomics crossed the link, expected " want (f("variant") == "local_then_copy" || f("route") == "loopback" ? " (a variant that keeps them local)" : ""))
+            if (times_ok(what) && atomics / (f("median_us") / 1e6) > 1e12) bad(what ": " atomics / (f("median_us") / 1e6) " atomics/s on one address is beyond any GPU")
             # One address: its atomics queue at one L2 slice, about one per clock (1.4e9/s measured on the recorded GPUs).
-            if (times_ok(what) && ($2 == "device" || $2 == "system") && atomics / ($10 / 1e6) > 2e10)
-                bad(what ": " atomics / ($10 / 1e6) " atomics/s on one address: the time cannot cover the whole run")
-            if (times_ok(what)) us[$1, $2, $3, $6] = $10
+            if (times_ok(what) && (f("variant") == "device" || f("variant") == "system") && atomics / (f("median_us") / 1e6) > 2e10)
+                bad(what ": " atomics / (f("median_us") / 1e6) " atomics/s on one address: the time cannot cover the whole run")
+            if (times_ok(what)) us[f("experiment"), f("variant"), f("route"), f("mode")] = f("median_us")
         }
         function histogram(   want) {
-            if ($15 != "1") bad(what ": not bit-exact against the host histogram (verified " $15 ")")
-            if ($16 != $8 || $7 != $8) bad(what ": the bins sum to " $16 " for " $7 " bytes")
-            want = ($2 == "privatized" || $3 == "loopback") ? 0 : $3 == "host" ? $7 : -1
+            if (f("verified") != "1") bad(what ": not bit-exact against the host histogram (verified " f("verified") ")")
+            if (f("value") != f("count") || f("bytes") != f("count")) bad(what ": the bins sum to " f("value") " for " f("bytes") " bytes")
+            want = (f("variant") == "privatized" || f("route") == "loopback") ? 0 : f("route") == "host" ? f("bytes") : -1
             if ((want >= 0 && d("across") + 0 != want) || (want < 0 && d("across") + 0 <= 0))
                 bad(what ": " d("across") " atomics crossed the link, expected " (want < 0 ? "some" : want))
             if (!times_ok(what)) return
-            if ($7 / ($10 / 1e6) > 5e13) bad(what ": " $7 " bytes in " $10 " us is faster than any memory")
-            if (!num($13) || $13 < 0.99 * $7 / $10 / 1e3 || $13 > 1.01 * $7 / $10 / 1e3) bad(what ": gbps " $13 " is not bytes / median time")
-            hist[$1, $2, $3] = $10
+            if (f("bytes") / (f("median_us") / 1e6) > 5e13) bad(what ": " f("bytes") " bytes in " f("median_us") " us is faster than any memory")
+            if (!num(f("gbps")) || f("gbps") < 0.99 * f("bytes") / f("median_us") / 1e3 || f("gbps") > 1.01 * f("bytes") / f("median_us") / 1e3) bad(what ": gbps " f("gbps") " is not bytes / median time")
+            hist[f("experiment"), f("variant"), f("route")] = f("median_us")
         }
         function latency(   ns) {
-            if ($15 != "1") bad(what ": the walk did not end where the host says (verified " $15 ")")
-            if ($16 != $8) bad(what ": " $16 " visits for " $8 " steps")
+            if (f("verified") != "1") bad(what ": the walk did not end where the host says (verified " f("verified") ")")
+            if (f("value") != f("count")) bad(what ": " f("value") " visits for " f("count") " steps")
             if (!times_ok(what)) return
-            ns = $10 * 1e3 / $8
+            ns = f("median_us") * 1e3 / f("count")
             if (d("ns_per_atomic") < 0.99 * ns - 0.1 || d("ns_per_atomic") > 1.01 * ns + 0.1) bad(what ": ns_per_atomic " d("ns_per_atomic") " is not median time / steps")
             if (ns < 10 || ns > 1e6) bad(what ": " ns " ns per atomic is not physical")
-            lat[$2, $3] = ns
+            lat[f("variant"), f("route")] = ns
         }
         function mixed() {
             if (d("cpu") + 0 <= 0 || d("overlapped_runs") + 0 <= 0) bad(what ": the CPU never added while the GPU ran")
-            if ($8 != d("gpu") + d("cpu")) bad(what ": " $8 " increments, not gpu " d("gpu") " + cpu " d("cpu"))
-            if ($8 - $16 != d("lost") + 0) bad(what ": lost " d("lost") " is not " $8 " - " $16)
-            if ($2 == "system" && d("host_native_atomics") == 1 && ($15 != "1" || $16 != $8)) bad(what ": counted " $16 " of " $8 " though the link has native host atomics")
-            if (!($2 == "system" && d("host_native_atomics") == 1) && $15 != "-1") bad(what ": the count is called correct without the documentation promising it")
-            mixed_seen[$2] = 1
+            if (f("count") != d("gpu") + d("cpu")) bad(what ": " f("count") " increments, not gpu " d("gpu") " + cpu " d("cpu"))
+            if (f("count") - f("value") != d("lost") + 0) bad(what ": lost " d("lost") " is not " f("count") " - " f("value"))
+            if (f("variant") == "system" && d("host_native_atomics") == 1 && (f("verified") != "1" || f("value") != f("count"))) bad(what ": counted " f("value") " of " f("count") " though the link has native host atomics")
+            if (!(f("variant") == "system" && d("host_native_atomics") == 1) && f("verified") != "-1") bad(what ": the count is called correct without the documentation promising it")
+            mixed_seen[f("variant")] = 1
         }
         # expect: a route an experiment measured has each of these variants once
         function expect(e, variants, route, mode,   v, n, i) {
@@ -91,7 +94,6 @@ lab04_check_run() {
                 if (seen[e, v[i], route, mode] != 1) bad(e " " v[i] " " route (mode != "" ? " " mode : "") ": expected one row, found " seen[e, v[i], route, mode] + 0)
         }
         END {
-            if (failed && NR == 1) exit 1
             # (the local baselines are what every run has had since the first one recorded)
             expect("counter", "device", "loopback", "one")
             expect("counter", "device system warp_aggregated block_aggregated", "host", "one")
@@ -111,8 +113,5 @@ lab04_check_run() {
             n = split(claims, id, " ")
             for (k = 1; k <= n; k++) if (!(id[k] in verdict)) bad("claim " id[k] ": missing")
             exit failed
-        }' "$file" || status=1
-    tool=$(host_tool 04) || return 1
-    "$tool" check "$file" || status=1
-    return "$status"
+        }' "$1"
 }

@@ -1,23 +1,15 @@
 # Lab 05's run checker and bars: what every run's rows must say, live or
-# recorded, for however many GPUs the run had. Load after helpers/lab.
-#
-# Columns: 1 experiment 2 variant 3 route 4 src 5 dst 6 mode 7 bytes 8 count
-# 9 reps 10 median_us 11 min_us 12 max_us 13 gbps 14 peak_gbps 15 verified
-# 16 value 17 detail.
+# recorded, for however many GPUs the run had. Load after helpers/lab; the
+# checks read the rows by column name (rows_awk).
 
 LAB05_EXPERIMENTS="link warmup ce_bandwidth sm_bandwidth memcpy_latency pointer_chase pingpong cpu_timer cpu_sync default_stream streams preferl1 pageable"
-
-# lab05_claims: the claim ids of labs/05-p2p-performance/claims.tsv.
-lab05_claims() {
-    grep -v '^#' "$REPO_ROOT/labs/05-p2p-performance/claims.tsv" | tail -n +2 | cut -f1
-}
 
 # The awk functions every check below shares.
 LAB05_AWK_LIB='
     function bad(msg) { print "lab05: " msg; failed = 1 }
     function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/ }
-    function copies() { return $6 == "both_ways" ? 2 : $1 == "streams" ? $16 + 0 : 1 }
-    function row() { return $1 " " $2 " " $3 " " $4 "->" $5 ($6 != "" ? " " $6 : "") " " $7 " B" }
+    function copies() { return f("mode") == "both_ways" ? 2 : f("experiment") == "streams" ? f("value") + 0 : 1 }
+    function row() { return f("experiment") " " f("variant") " " f("route") " " f("src") "->" f("dst") (f("mode") != "" ? " " f("mode") : "") " " f("bytes") " B" }
 '
 
 # lab05_check_times FILE: every timed row: numbers, 0 < min <= median <= max,
@@ -25,26 +17,26 @@ LAB05_AWK_LIB='
 # (the fastest sample included) except the two pitfalls that time nothing,
 # and, from 64 MiB, never below a fifth of it for the copy sweeps.
 lab05_check_times() {
-    awk -F, "$LAB05_AWK_LIB"'
-        NR == 1 || $9 == 0 { next }
+    rows_awk "$LAB05_AWK_LIB"'
+        f("reps") == 0 { next }
         {
-            if (!num($10) || !num($11) || !num($12)) { bad(row() ": a time is not a number"); next }
-            if ($11 + 0 <= 0) bad(row() ": a time is not positive")
-            if ($11 + 0 > $10 + 0 || $10 + 0 > $12 + 0) bad(row() ": min <= median <= max does not hold")
-            if ($15 != "1") bad(row() ": not verified")
-            if ($13 == "") next
-            want = $7 * copies() / ($10 * 1000)
-            if (!num($13) || $13 <= 0 || $13 / want > 1.01 || $13 / want < 0.99)
-                bad(row() ": " $13 " GB/s is not bytes x copies / time (" want ")")
+            if (!num(f("median_us")) || !num(f("min_us")) || !num(f("max_us"))) { bad(row() ": a time is not a number"); next }
+            if (f("min_us") + 0 <= 0) bad(row() ": a time is not positive")
+            if (f("min_us") + 0 > f("median_us") + 0 || f("median_us") + 0 > f("max_us") + 0) bad(row() ": min <= median <= max does not hold")
+            if (f("verified") != "1") bad(row() ": not verified")
+            if (f("gbps") == "") next
+            want = f("bytes") * copies() / (f("median_us") * 1000)
+            if (!num(f("gbps")) || f("gbps") <= 0 || f("gbps") / want > 1.01 || f("gbps") / want < 0.99)
+                bad(row() ": " f("gbps") " GB/s is not bytes x copies / time (" want ")")
             # Timings that are wrong on purpose (the enqueue alone, CPU time) may beat any link.
-            if ($1 == "cpu_timer" && ($2 ~ /no_sync$/ || $2 ~ /^clock_/)) next
-            top = $7 * copies() / ($11 * 1000)
-            if ($14 != "" && top > 1.02 * $14) bad(row() ": " top " GB/s is above the peak " $14)
+            if (f("experiment") == "cpu_timer" && (f("variant") ~ /no_sync$/ || f("variant") ~ /^clock_/)) next
+            top = f("bytes") * copies() / (f("min_us") * 1000)
+            if (f("peak_gbps") != "" && top > 1.02 * f("peak_gbps")) bad(row() ": " top " GB/s is above the peak " f("peak_gbps"))
             # A floor a correct copy reaches on its link: at 64 MiB or more, a
             # copy-engine or SM copy moves at least a fifth of the link peak.
-            if ($14 != "" && $7 >= 67108864 && ($1 == "ce_bandwidth" || $1 == "sm_bandwidth") && $3 != "peer_off" && $13 < 0.2 * $14)
-                bad(row() ": " $13 " GB/s is below a fifth of the link peak " $14)
-            if ($14 == "" && top > ($6 == "both_ways" ? 2000 : 1000)) bad(row() ": " top " GB/s is above any link")
+            if (f("peak_gbps") != "" && f("bytes") >= 67108864 && (f("experiment") == "ce_bandwidth" || f("experiment") == "sm_bandwidth") && f("route") != "peer_off" && f("gbps") < 0.2 * f("peak_gbps"))
+                bad(row() ": " f("gbps") " GB/s is below a fifth of the link peak " f("peak_gbps"))
+            if (f("peak_gbps") == "" && top > (f("mode") == "both_ways" ? 2000 : 1000)) bad(row() ": " top " GB/s is above any link")
         }
         END { exit failed }' "$1"
 }
@@ -54,14 +46,14 @@ lab05_check_times() {
 # size; the pairs cover the config and share sizes; P2P on beats off from
 # 16 MiB.
 lab05_check_sweeps() {
-    awk -F, "$LAB05_AWK_LIB"'
-        $1 == "config" && $2 == "pairs" { pairs = $16 }
-        $1 != "ce_bandwidth" && $1 != "sm_bandwidth" || $9 == 0 { next }
+    rows_awk "$LAB05_AWK_LIB"'
+        f("experiment") == "config" && f("variant") == "pairs" { pairs = f("value") }
+        f("experiment") != "ce_bandwidth" && f("experiment") != "sm_bandwidth" || f("reps") == 0 { next }
         {
-            k = $1 " " $2 " " $3 " " $4 "->" $5 " " $6
-            n[k]++; size[k, n[k]] = $7 + 0; gb[k, n[k]] = $13 + 0
-            if ($1 == "ce_bandwidth" && $6 == "one_way" && $3 ~ /^peer/) { pair[$4 "->" $5] = 1; sizes[$3 " " $4 "->" $5] = sizes[$3 " " $4 "->" $5] " " $7 }
-            if ($1 == "ce_bandwidth" && $7 >= 16777216) ce[$3, $4, $5, $6, $7] = $13 + 0
+            k = f("experiment") " " f("variant") " " f("route") " " f("src") "->" f("dst") " " f("mode")
+            n[k]++; size[k, n[k]] = f("bytes") + 0; gb[k, n[k]] = f("gbps") + 0
+            if (f("experiment") == "ce_bandwidth" && f("mode") == "one_way" && f("route") ~ /^peer/) { pair[f("src") "->" f("dst")] = 1; sizes[f("route") " " f("src") "->" f("dst")] = sizes[f("route") " " f("src") "->" f("dst")] " " f("bytes") }
+            if (f("experiment") == "ce_bandwidth" && f("bytes") >= 16777216) ce[f("route"), f("src"), f("dst"), f("mode"), f("bytes")] = f("gbps") + 0
         }
         END {
             for (k in n) {
@@ -83,9 +75,9 @@ lab05_check_sweeps() {
             if (np && pairs != "" && np != pairs + 0) bad("ce_bandwidth covers " np " ordered pairs, config says " pairs)
             ref = ""; for (s in sizes) { if (ref == "") ref = sizes[s]; else if (sizes[s] != ref) bad("the pairs were swept over different sizes: " s) }
             for (k in ce) {
-                split(k, f, SUBSEP)
-                if (f[1] == "peer" && (("peer_off", f[2], f[3], f[4], f[5]) in ce) && ce[k] <= ce["peer_off", f[2], f[3], f[4], f[5]])
-                    bad("P2P on (" ce[k] " GB/s) does not beat P2P off (" ce["peer_off", f[2], f[3], f[4], f[5]] " GB/s) for " f[2] "->" f[3] " " f[4] " at " f[5] " B")
+                split(k, kp, SUBSEP)
+                if (kp[1] == "peer" && (("peer_off", kp[2], kp[3], kp[4], kp[5]) in ce) && ce[k] <= ce["peer_off", kp[2], kp[3], kp[4], kp[5]])
+                    bad("P2P on (" ce[k] " GB/s) does not beat P2P off (" ce["peer_off", kp[2], kp[3], kp[4], kp[5]] " GB/s) for " kp[2] "->" kp[3] " " kp[4] " at " kp[5] " B")
             }
             exit failed
         }' "$1"
@@ -96,30 +88,30 @@ lab05_check_sweeps() {
 # and the two host ones (GPU clock, host clock) agree. Every latency lies in a
 # physical range.
 lab05_check_latency() {
-    awk -F, "$LAB05_AWK_LIB"'
-        $1 == "pointer_chase" && $3 == "loopback" { local_us[$6, $5] = $10 + 0 }
+    rows_awk "$LAB05_AWK_LIB"'
+        f("experiment") == "pointer_chase" && f("route") == "loopback" { local_us[f("mode"), f("dst")] = f("median_us") + 0 }
         # (within L2 a cache may serve far memory as fast as local: no order there)
-        $1 == "pointer_chase" && $3 != "loopback" && $6 != "in_l2" { far[$3 " " $4 "->" $5, $6] = $10 + 0; reader[$3 " " $4 "->" $5, $6] = $5 }
-        $1 == "memcpy_latency" { mc[$2, $3, $4, $5] = 1 }
-        $1 == "pingpong" && $9 > 0 { pp[$2]++ }
-        $1 == "pingpong" && $3 == "host" && $9 > 0 { host_pp[$2] = $10 + 0 }
+        f("experiment") == "pointer_chase" && f("route") != "loopback" && f("mode") != "in_l2" { far[f("route") " " f("src") "->" f("dst"), f("mode")] = f("median_us") + 0; reader[f("route") " " f("src") "->" f("dst"), f("mode")] = f("dst") }
+        f("experiment") == "memcpy_latency" { mc[f("variant"), f("route"), f("src"), f("dst")] = 1 }
+        f("experiment") == "pingpong" && f("reps") > 0 { pp[f("variant")]++ }
+        f("experiment") == "pingpong" && f("route") == "host" && f("reps") > 0 { host_pp[f("variant")] = f("median_us") + 0 }
         # Physics on both sides: no load or round trip beats a local L2 hit
         # (~0.1 us) by much, and none across any link takes milliseconds.
-        function within(lo, hi) { if ($10 + 0 < lo || $10 + 0 > hi) bad(row() ": " $10 " us is outside " lo " .. " hi " us") }
-        $1 == "pointer_chase" && $9 > 0 { within($3 == "loopback" ? 0.03 : 0.2, $3 == "loopback" ? 2 : 10) }
-        $1 == "pingpong" && $9 > 0 { within(0.2, 20) }
-        $1 == "memcpy_latency" && $9 > 0 { within(0.5, 100) }
-        $1 == "sm_bandwidth" && $3 == "peer" { p2p = 1 }
-        $1 == "ce_bandwidth" && $3 == "host" { host = 1 }
+        function within(lo, hi) { if (f("median_us") + 0 < lo || f("median_us") + 0 > hi) bad(row() ": " f("median_us") " us is outside " lo " .. " hi " us") }
+        f("experiment") == "pointer_chase" && f("reps") > 0 { within(f("route") == "loopback" ? 0.03 : 0.2, f("route") == "loopback" ? 2 : 10) }
+        f("experiment") == "pingpong" && f("reps") > 0 { within(0.2, 20) }
+        f("experiment") == "memcpy_latency" && f("reps") > 0 { within(0.5, 100) }
+        f("experiment") == "sm_bandwidth" && f("route") == "peer" { p2p = 1 }
+        f("experiment") == "ce_bandwidth" && f("route") == "host" { host = 1 }
         END {
             for (k in far) {
-                split(k, f, SUBSEP)
-                if (!((f[2], reader[k]) in local_us)) { bad("pointer chase " f[1] " " f[2] ": no local chase on GPU " reader[k]); continue }
-                if (far[k] <= local_us[f[2], reader[k]]) bad("pointer chase " f[1] " " f[2] ": a far load (" far[k] " us) is not slower than a local one (" local_us[f[2], reader[k]] " us)")
+                split(k, kp, SUBSEP)
+                if (!((kp[2], reader[k]) in local_us)) { bad("pointer chase " kp[1] " " kp[2] ": no local chase on GPU " reader[k]); continue }
+                if (far[k] <= local_us[kp[2], reader[k]]) bad("pointer chase " kp[1] " " kp[2] ": a far load (" far[k] " us) is not slower than a local one (" local_us[kp[2], reader[k]] " us)")
             }
             for (k in mc) {
-                split(k, f, SUBSEP)
-                if (f[1] == "ce_queued" && !(("ce_synced", f[2], f[3], f[4]) in mc)) bad("memcpy_latency " f[2] " " f[3] "->" f[4] ": no ce_synced row")
+                split(k, kp, SUBSEP)
+                if (kp[1] == "ce_queued" && !(("ce_synced", kp[2], kp[3], kp[4]) in mc)) bad("memcpy_latency " kp[2] " " kp[3] "->" kp[4] ": no ce_synced row")
             }
             if (p2p && (!pp["write_remote"] || !pp["poll_remote"])) bad("pingpong: both peer variants must be reported where P2P exists")
             if (host && (!pp["gpu_cpu"] || !pp["cpu_gpu"])) bad("pingpong: both host variants (gpu_cpu, cpu_gpu) must be reported where the host link was measured")
@@ -139,13 +131,13 @@ lab05_check_latency() {
 # lab05_check_pitfalls FILE: each pitfall shows its effect, per route, in
 # the direction physics allows.
 lab05_check_pitfalls() {
-    awk -F, "$LAB05_AWK_LIB"'
+    rows_awk "$LAB05_AWK_LIB"'
         BEGIN { wallclocks["host_block"]; wallclocks["gettimeofday_sync"] }
-        $1 == "cpu_timer" { ct[$3, $2] = $10 + 0; ctr[$3] = 1 }
-        $1 == "cpu_sync" { cs[$3, $2, $7] = $10 + 0 }
-        $1 == "default_stream" { ds[$3, $2, $6] = $10 + 0; dg[$3, $2, $6] = $13 + 0; dsr[$3] = 1 }
-        $1 == "streams" { st[$3, $16] = 1; str[$3] = 1 }
-        $1 == "warmup" { wu[$3, $2, $6] = 1; wur[$3] = 1 }
+        f("experiment") == "cpu_timer" { ct[f("route"), f("variant")] = f("median_us") + 0; ctr[f("route")] = 1 }
+        f("experiment") == "cpu_sync" { cs[f("route"), f("variant"), f("bytes")] = f("median_us") + 0 }
+        f("experiment") == "default_stream" { ds[f("route"), f("variant"), f("mode")] = f("median_us") + 0; dg[f("route"), f("variant"), f("mode")] = f("gbps") + 0; dsr[f("route")] = 1 }
+        f("experiment") == "streams" { st[f("route"), f("value")] = 1; str[f("route")] = 1 }
+        f("experiment") == "warmup" { wu[f("route"), f("variant"), f("mode")] = 1; wur[f("route")] = 1 }
         END {
             for (r in ctr) {
                 if (!((r, "event") in ct) || !((r, "host_no_sync") in ct) || !((r, "host_sync") in ct) || !((r, "clock_sync") in ct)) { bad("cpu_timer " r ": a variant is missing"); continue }
@@ -154,10 +146,10 @@ lab05_check_pitfalls() {
                 for (v in wallclocks) if ((r, v) in ct && ct[r, v] < 0.95 * ct[r, "event"]) bad("cpu_timer " r ": " v " (" ct[r, v] " us, a wall clock after the copy ended) is shorter than the copy (" ct[r, "event"] " us)")
             }
             for (k in cs) {
-                split(k, f, SUBSEP)
-                if (f[2] != "queued") continue
-                if (!((f[1], "sync_each", f[3]) in cs)) bad("cpu_sync " f[1] " " f[3] " B: no sync_each row")
-                else if (cs[f[1], "sync_each", f[3]] < 0.95 * cs[k]) bad("cpu_sync " f[1] " " f[3] " B: synchronizing after each copy (" cs[f[1], "sync_each", f[3]] " us) is faster than queueing (" cs[k] " us)")
+                split(k, kp, SUBSEP)
+                if (kp[2] != "queued") continue
+                if (!((kp[1], "sync_each", kp[3]) in cs)) bad("cpu_sync " kp[1] " " kp[3] " B: no sync_each row")
+                else if (cs[kp[1], "sync_each", kp[3]] < 0.95 * cs[k]) bad("cpu_sync " kp[1] " " kp[3] " B: synchronizing after each copy (" cs[kp[1], "sync_each", kp[3]] " us) is faster than queueing (" cs[k] " us)")
             }
             for (r in dsr) {
                 if (!((r, "legacy", "both_ways") in ds) || !((r, "nonblocking", "both_ways") in ds) || !((r, "legacy", "beside_busy_kernel") in ds) || !((r, "nonblocking", "beside_busy_kernel") in ds)) { bad("default_stream " r ": a variant is missing"); continue }
@@ -174,15 +166,15 @@ lab05_check_pitfalls() {
 # lab05_check_link FILE: NVML state; a path and a peak row for every ordered
 # pair of the run's GPUs; sane NVLink generations and host peaks.
 lab05_check_link() {
-    awk -F, "$LAB05_AWK_LIB"'
-        $1 == "config" && $2 == "gpus" { gpus = $16 + 0 }
-        $1 != "link" { next }
-        $2 == "nvml" { nvml = $16; if (nvml != "ok" && nvml != "unknown") bad("link nvml is " nvml) }
-        $2 == "path" { path[$4 "->" $5] = $16; if ($16 !~ /^(nvlink|pcie|unknown)$/) bad("link path " $4 "->" $5 " is " $16) }
-        $2 == "peak_gbps" { peak[$4 "->" $5] = 1; if ($16 + 0 < 0) bad("link peak " $4 "->" $5 " is negative") }
-        $2 == "nvlink_gen" && ($16 + 0 < 0 || $16 + 0 > 6) { bad("NVLink generation " $16) }
-        $2 == "host_peak_gbps" && ($16 + 0 < 0 || $16 + 0 > 512) { bad("host link peak " $16 " GB/s") }
-        $2 ~ /^datasheet_/ && $15 == "0" { bad("link " $2 ": " $16 " does not match the datasheet arithmetic") }
+    rows_awk "$LAB05_AWK_LIB"'
+        f("experiment") == "config" && f("variant") == "gpus" { gpus = f("value") + 0 }
+        f("experiment") != "link" { next }
+        f("variant") == "nvml" { nvml = f("value"); if (nvml != "ok" && nvml != "unknown") bad("link nvml is " nvml) }
+        f("variant") == "path" { path[f("src") "->" f("dst")] = f("value"); if (f("value") !~ /^(nvlink|pcie|unknown)$/) bad("link path " f("src") "->" f("dst") " is " f("value")) }
+        f("variant") == "peak_gbps" { peak[f("src") "->" f("dst")] = 1; if (f("value") + 0 < 0) bad("link peak " f("src") "->" f("dst") " is negative") }
+        f("variant") == "nvlink_gen" && (f("value") + 0 < 0 || f("value") + 0 > 6) { bad("NVLink generation " f("value")) }
+        f("variant") == "host_peak_gbps" && (f("value") + 0 < 0 || f("value") + 0 > 512) { bad("host link peak " f("value") " GB/s") }
+        f("variant") ~ /^datasheet_/ && f("verified") == "0" { bad("link " f("variant") ": " f("value") " does not match the datasheet arithmetic") }
         END {
             if (nvml == "") bad("no link nvml row")
             for (i = 0; i < gpus; i++) for (j = 0; j < gpus; j++) {
@@ -197,14 +189,14 @@ lab05_check_link() {
 # lab05_check_claims FILE: every claim of claims.tsv exactly once, with one
 # of the three verdicts and a detail.
 lab05_check_claims() {
-    awk -F, -v want="$(lab05_claims | tr '\n' ' ')" "$LAB05_AWK_LIB"'
+    rows_awk -v want="$(lab_claim_ids 05 | tr '\n' ' ')" "$LAB05_AWK_LIB"'
         BEGIN { n = split(want, id, " "); for (i = 1; i <= n; i++) expect[id[i]] = 1 }
-        $1 != "claim" { next }
+        f("experiment") != "claim" { next }
         {
-            seen[$2]++
-            if (!($2 in expect)) bad("unexpected claim " $2)
-            if ($16 !~ /^(holds|does_not_hold|untested)$/) bad("claim " $2 " has verdict " $16)
-            if ($17 == "") bad("claim " $2 " has no detail")
+            seen[f("variant")]++
+            if (!(f("variant") in expect)) bad("unexpected claim " f("variant"))
+            if (f("value") !~ /^(holds|does_not_hold|untested)$/) bad("claim " f("variant") " has verdict " f("value"))
+            if (f("detail") == "") bad("claim " f("variant") " has no detail")
         }
         END { for (k in expect) if (seen[k] != 1) bad("claim " k " appears " seen[k] + 0 " times"); exit failed }' "$1"
 }
@@ -212,8 +204,8 @@ lab05_check_claims() {
 # lab05_check_coverage FILE [KEYS]: every experiment of KEYS (default: the
 # twelve every run has had since the first recording) has rows.
 lab05_check_coverage() {
-    awk -F, -v want="${2:-${LAB05_EXPERIMENTS% pageable}}" "$LAB05_AWK_LIB"'
-        { seen[$1] = 1 }
+    rows_awk -v want="${2:-${LAB05_EXPERIMENTS% pageable}}" "$LAB05_AWK_LIB"'
+        { seen[f("experiment")] = 1 }
         END { n = split(want, k, " "); for (i = 1; i <= n; i++) if (!(k[i] in seen)) bad("experiment " k[i] " has no rows"); exit failed }' "$1"
 }
 
@@ -241,11 +233,11 @@ lab05_check_run() {
 # lab05_nvlink4x18 FILE: true when the one pair is linked by 18 NVLink 4
 # links according to NVML (the bars of lab05_check_bars apply).
 lab05_nvlink4x18() {
-    awk -F, '
-        $1 == "config" && $2 == "pair_a" { a = $16 }
-        $1 == "config" && $2 == "pair_b" { b = $16 }
-        $1 == "link" && $2 == "nvlink_gen" { gen[$4] = $16 }
-        $1 == "link" && $2 == "nvlinks" { links[$4 "->" $5] = $16 }
+    rows_awk '
+        f("experiment") == "config" && f("variant") == "pair_a" { a = f("value") }
+        f("experiment") == "config" && f("variant") == "pair_b" { b = f("value") }
+        f("experiment") == "link" && f("variant") == "nvlink_gen" { gen[f("src")] = f("value") }
+        f("experiment") == "link" && f("variant") == "nvlinks" { links[f("src") "->" f("dst")] = f("value") }
         END { exit !(b >= 0 && gen[a] == 4 && gen[b] == 4 && links[a "->" b] == 18) }' "$1"
 }
 
@@ -262,11 +254,11 @@ lab05_pair_nvlink4x18() {
 # pair at 256 MiB: copy engine >= 383 GB/s one way and >= 760 both ways;
 # SM pull and push >= 360; a one-way ping-pong latency reported.
 lab05_check_bars() {
-    awk -F, "$LAB05_AWK_LIB"'
-        $1 == "config" && $2 == "pair_a" { a = $16 }
-        $1 == "config" && $2 == "pair_b" { b = $16 }
-        $7 == 268435456 && $3 == "peer" { g[$1, $2, $4, $5, $6] = $13 }
-        $1 == "pingpong" && $2 == "write_remote" { pp = $10 }
+    rows_awk "$LAB05_AWK_LIB"'
+        f("experiment") == "config" && f("variant") == "pair_a" { a = f("value") }
+        f("experiment") == "config" && f("variant") == "pair_b" { b = f("value") }
+        f("bytes") == 268435456 && f("route") == "peer" { g[f("experiment"), f("variant"), f("src"), f("dst"), f("mode")] = f("gbps") }
+        f("experiment") == "pingpong" && f("variant") == "write_remote" { pp = f("median_us") }
         END {
             lo = a < b ? a : b; hi = a < b ? b : a
             x = g["ce_bandwidth", "ce", a, b, "one_way"]; if (x + 0 < 383) bad("copy engine one way at 256 MiB: " x " GB/s < 383")
@@ -296,15 +288,15 @@ lab05_rows_of_its_machine() {
         return 1
     fi
     g=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]}
-    awk -F, -v count="$count" -v gpu="$gpu" -v kind="$kind" -v g="$g" -v n="$n" '
-        $1 == "config" && $2 == "gpus" { gpus = $16 }
-        $1 == "config" && $2 == "pair_a" { a = $16 }
-        $1 == "config" && $2 == "pair_b" { b = $16 }
-        $1 == "machine" && $2 == "gpu" { name[$4] = $16 }
-        $1 == "link" && $2 == "nvlink_gen" { nvgen[$4] = $16 }
-        $1 == "link" && $2 == "nvlinks" { links[$4 "->" $5] = $16 }
-        $1 == "link" && $2 == "pcie_gen" { gen[$4] = $16 }
-        $1 == "link" && $2 == "pcie_width" { width[$4] = $16 }
+    rows_awk -v count="$count" -v gpu="$gpu" -v kind="$kind" -v g="$g" -v n="$n" '
+        f("experiment") == "config" && f("variant") == "gpus" { gpus = f("value") }
+        f("experiment") == "config" && f("variant") == "pair_a" { a = f("value") }
+        f("experiment") == "config" && f("variant") == "pair_b" { b = f("value") }
+        f("experiment") == "machine" && f("variant") == "gpu" { name[f("src")] = f("value") }
+        f("experiment") == "link" && f("variant") == "nvlink_gen" { nvgen[f("src")] = f("value") }
+        f("experiment") == "link" && f("variant") == "nvlinks" { links[f("src") "->" f("dst")] = f("value") }
+        f("experiment") == "link" && f("variant") == "pcie_gen" { gen[f("src")] = f("value") }
+        f("experiment") == "link" && f("variant") == "pcie_width" { width[f("src")] = f("value") }
         END {
             ok = gpus == count && name[a] == gpu
             if (kind == "nvlink") ok = ok && b >= 0 && nvgen[a] == g && nvgen[b] == g && links[a "->" b] == n
@@ -328,16 +320,15 @@ lab05_check_host_bars() {
     local csv=$1 reference="$BATS_TEST_TMPDIR/nvbandwidth-rows.csv"
     shift
     python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "$@" >"$reference" || return 1
-    awk -F, "$LAB05_AWK_LIB"'
-        FNR == 1 { file++ }
-        function dir() { return $4 < 0 ? "h2d" : "d2h" }
-        function gpu_a() { return ($4 < 0 ? $5 : $4) == a }
-        file == 1 && $1 == "config" && $2 == "pair_a" { a = $16 }
-        file == 1 && $3 == "host" && $7 >= 67108864 && $13 != "" { k = $1 " " $2 " " dir() " " $6; if ($13 + 0 > best[k]) best[k] = $13 + 0 }
-        file == 1 && $1 == "pointer_chase" && $3 == "host" && $6 == "beyond_l2" && $10 != "" && (lat == "" || $10 * 1000 < lat) { lat = $10 * 1000 }
-        file == 2 && $1 == "nvbandwidth" && $13 != "" && gpu_a() { if ($13 + 0 > want[$2]) want[$2] = $13 + 0
-            if (!($2 in worst) || $13 + 0 < worst[$2]) worst[$2] = $13 + 0 }
-        file == 2 && $2 == "host_device_latency_sm" && gpu_a() { if (nvb_lat == "" || $10 * 1000 < nvb_lat) nvb_lat = $10 * 1000 }
+    rows_awk "$LAB05_AWK_LIB"'
+        function dir() { return f("src") < 0 ? "h2d" : "d2h" }
+        function gpu_a() { return (f("src") < 0 ? f("dst") : f("src")) == a }
+        file == 1 && f("experiment") == "config" && f("variant") == "pair_a" { a = f("value") }
+        file == 1 && f("route") == "host" && f("bytes") >= 67108864 && f("gbps") != "" { k = f("experiment") " " f("variant") " " dir() " " f("mode"); if (f("gbps") + 0 > best[k]) best[k] = f("gbps") + 0 }
+        file == 1 && f("experiment") == "pointer_chase" && f("route") == "host" && f("mode") == "beyond_l2" && f("median_us") != "" && (lat == "" || f("median_us") * 1000 < lat) { lat = f("median_us") * 1000 }
+        file == 2 && f("experiment") == "nvbandwidth" && f("gbps") != "" && gpu_a() { if (f("gbps") + 0 > want[f("variant")]) want[f("variant")] = f("gbps") + 0
+            if (!(f("variant") in worst) || f("gbps") + 0 < worst[f("variant")]) worst[f("variant")] = f("gbps") + 0 }
+        file == 2 && f("variant") == "host_device_latency_sm" && gpu_a() { if (nvb_lat == "" || f("median_us") * 1000 < nvb_lat) nvb_lat = f("median_us") * 1000 }
         function bar(k, testcase,   w, floor) {
             if (!(testcase in want)) { bad("nvbandwidth ran no " testcase " on GPU " a); return }
             w = 0.98 * want[testcase]; floor = worst[testcase] < w ? worst[testcase] : w
