@@ -37,6 +37,12 @@ typedef struct lab_host_part {
     size_t claim_count;         /**< how many */
     /** Markdown for the report, from the rows alone (NULL: a table of rows). */
     void (*report)(const lab_rows *rows, FILE *out);
+    /**
+     * The rules every run's rows obey, of physics and of the lab (NULL: none): prints each
+     * broken one to @p out, a line each, and returns how many. The host tool's check runs them
+     * on any result file, live or recorded, whole or partial (-t).
+     */
+    int (*plausible)(const lab_rows *rows, FILE *out);
 } lab_host_part;
 
 /** Each lab's host part defines this; common/host_tool_main.c runs it. */

@@ -56,7 +56,7 @@ static int beside(const char *prog, const char *path, lab_rows *rows)
     return rc;
 }
 
-/* Compare the recorded claim rows with the recomputed ones, id by id. */
+/* Compare the recorded claim rows with the recomputed ones, id by id; then the lab's rules. */
 static int check(const char *prog, const lab_rows *recorded, const lab_rows *fresh)
 {
     int bad = 0;
@@ -77,6 +77,9 @@ static int check(const char *prog, const lab_rows *recorded, const lab_rows *fre
                 claims, lab_host.claim_count);
         bad++;
     }
+    /* The rows as the file has them: the rules hold of what was measured. */
+    if (lab_host.plausible != NULL)
+        bad += lab_host.plausible(recorded, stderr);
     return bad ? LAB_EXIT_FAIL : LAB_EXIT_OK;
 }
 
@@ -85,6 +88,8 @@ static void usage(const char *prog)
     printf("usage: %s [--recording] verdicts FILE.csv\n"
            "                    the claims' verdicts recomputed, as CSV rows\n"
            "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
+           "                    and every row obeys the lab's rules (of physics and of\n"
+           "                    the lab), each broken one said on a line\n"
            "       %s [--recording] report FILE.csv [BESIDE.csv ...]\n"
            "                    the lab's report section (Markdown); the rows of\n"
            "                    BESIDE (another program's run, such as nvbandwidth's)\n"

@@ -168,7 +168,7 @@ outside_other_recordings() {
             assert_output --partial "(../../tests/fixtures/lab$nn-$suffix.csv)"
             # its verdicts: the first claim's, as the lab's host tool judges it
             assert_output --partial "$("$BUILD_DIR/host/$lab" verdicts "$copy/tests/fixtures/lab$nn-$suffix.csv" |
-                awk -F, 'NR == 2 { print $2 ": " $16 ": " }')"
+                rows_awk 'NR == 2 { print f("variant") ": " f("value") ": " }')"
         done
     done
     # The README's ledger, in its part other-recordings.

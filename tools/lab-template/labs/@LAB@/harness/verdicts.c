@@ -18,4 +18,4 @@ static void report(const lab_rows *rows, FILE *out)
             copy->bytes, copy->us.median, copy->gbps, copy->verified == 1 ? "yes" : "no");
 }
 
-const lab_host_part lab_host = {"@LAB@", NULL, 0, report};
+const lab_host_part lab_host = {"@LAB@", NULL, 0, report, NULL};
