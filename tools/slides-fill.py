@@ -9,7 +9,7 @@ alone between double braces:
 
   {{hw FIX}}                  the hardware FIX (labNN-SUFFIX) was recorded on
   {{name NN ID}}              claim ID's name in plain English, quoted
-                              (slides/claim-names.tsv)
+                              (labs/NN-name/claim-names.tsv)
   {{machine FIX}}             the CUDA and driver versions FIX's machine rows
                               record, with the file's name; what it lacks is left out
                               (a lab not recorded on FIX's machine: says so)
@@ -229,10 +229,15 @@ def verdicts(nn, fix):
     return _verdict_cache[key]
 
 
-# The headline of a verdict: slides/headlines.tsv picks it out of the host
-# tool's sentence (claim, pattern, what to show).
-HEADLINES = os.path.join(ROOT, "slides", "headlines.tsv")
+# The headline of a verdict: each lab's labs/NN-name/headlines.tsv picks it out of
+# the host tool's sentence (claim, pattern, what to show).
 _headlines = None
+
+
+def lab_tables(name):
+    """(NN, path) of each lab's table NAME (labs/NN-name/NAME), in the labs' order."""
+    labs = sorted(glob.glob(os.path.join(ROOT, "labs", "[0-9][0-9]-*", name)))
+    return [(os.path.basename(os.path.dirname(p))[:2], p) for p in labs]
 
 
 def table_rows(path, header):
@@ -253,14 +258,15 @@ def table_rows(path, header):
 def headline(cid, detail):
     global _headlines
     if _headlines is None:
-        _headlines = [(c, re.compile(rx), fmt) for c, rx, fmt in table_rows(HEADLINES, ["claim", "pattern", "headline"])]
+        _headlines = [(c, re.compile(rx), fmt) for _, path in lab_tables("headlines.tsv")
+                      for c, rx, fmt in table_rows(path, ["claim", "pattern", "headline"])]
     for claim_id, rx, fmt in _headlines:
         if claim_id == cid:
             m = rx.search(detail)
             if m:
                 return percentages(esc(m.expand(fmt)))
-    raise FillError(f"claim {cid}: no line of {os.path.relpath(HEADLINES, ROOT)} picks a headline out of "
-                    f"'{detail}'")
+    raise FillError(f"claim {cid}: no line of its lab's headlines.tsv (labs/NN-name/) picks a headline "
+                    f"out of '{detail}'")
 
 
 # pct(A,B) in a headline: A as a share of B, where the sentence gives a count
@@ -367,17 +373,17 @@ def verdict_cell(nn, cid, suffix):
     return f"{badge(v)} {headline(cid, detail)}".strip()
 
 
-# The claims' names in plain English: slides/claim-names.tsv (lab, claim, name).
-NAMES = os.path.join(ROOT, "slides", "claim-names.tsv")
+# The claims' names in plain English: each lab's labs/NN-name/claim-names.tsv (claim, name).
 _names = None
 
 
 def claim_name(nn, cid):
     global _names
     if _names is None:
-        _names = {(lab, c): name for lab, c, name in table_rows(NAMES, ["lab", "claim", "name"])}
+        _names = {(lab, c): name for lab, path in lab_tables("claim-names.tsv")
+                  for c, name in table_rows(path, ["claim", "name"])}
     if (nn, cid) not in _names:
-        raise FillError(f"claim {cid} of lab {nn} has no name in {os.path.relpath(NAMES, ROOT)}")
+        raise FillError(f"claim {cid} of lab {nn} has no name in labs/{nn}-*/claim-names.tsv")
     return _names[(nn, cid)]
 
 
