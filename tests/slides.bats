@@ -451,6 +451,25 @@ need_host_tools() {
     done
 }
 
+@test "slides: deck 00 gives a recorded lab that none of its pages names a scoreboard page of its own" {
+    need_host_tools
+    local n id suffix
+    # The last lab with a recording, as if deck 00 had been written before it.
+    n=$(for suffix in $(machine_suffixes); do ls "$FIXTURES"/lab[0-9][0-9]-"$suffix".csv; done | sed -E 's|.*/lab([0-9]{2})-.*|\1|' | sort -u | tail -n 1)
+    sed -E "/^\{\{(scoreboard|untested) $n\}\}$/d" "$(deck 00)" >"$BATS_TEST_TMPDIR/00-without.md"
+    ! grep -qE "\{\{(scoreboard|untested)( [0-9:-]+)* $n( |\}\})" "$BATS_TEST_TMPDIR/00-without.md" ||
+        fail "deck 00 names lab $n in a placeholder the test does not take out"
+    fill "$BATS_TEST_TMPDIR/00-without.md" "$BATS_TEST_TMPDIR/00-more.md"
+    assert_file_contains "$BATS_TEST_TMPDIR/00-more.md" "^## Scoreboard: lab $n$"
+    for id in $(for suffix in $(machine_suffixes); do claim_ids "$n" "$suffix"; done | sort -u); do
+        [ "$(grep -cF "data-claim=\"$id\"" "$BATS_TEST_TMPDIR/00-more.md")" -eq 1 ] ||
+            fail "the page made for lab $n does not show claim $id once"
+    done
+    # As deck 00 is, every lab has its pages: none is made.
+    fill "$(deck 00)" "$BATS_TEST_TMPDIR/00.md"
+    ! grep -qE "^## Scoreboard: lab [0-9]+$" "$BATS_TEST_TMPDIR/00.md" || fail "deck 00 made a page for a lab it names"
+}
+
 @test "slides: the sentence labs 01, 03 and 06 all judge is shown with the three tests" {
     need_host_tools
     local d00

@@ -13,6 +13,9 @@ alone between double braces:
   {{machine FIX}}             the CUDA and driver versions FIX's machine rows
                               record, with the file's name; what it lacks is left out
                               (a lab not recorded on FIX's machine: says so)
+  {{scoreboard-more}}         deck 00's scoreboard pages of the recorded labs that no
+                              scoreboard or untested placeholder of the deck names
+                              (a lab added later): a page each, or nothing
   {{unrecorded FIX}}          "no recording of this lab on that machine yet", where
                               FIX does not exist; an error once it does (show its
                               numbers then)
@@ -553,6 +556,29 @@ def fill_one(body):
 
 
 PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
+NAMED_LABS = re.compile(r"\{\{(?:scoreboard|untested) ([^}]*)\}\}")
+
+
+def scoreboard_more(text):
+    """Deck 00's pages for the recorded labs its scoreboard and untested placeholders do not
+    name (a lab added since the deck was written): a page each, or nothing."""
+    named = {spec.partition(":")[0] for m in NAMED_LABS.finditer(text) for spec in m.group(1).split()}
+    labs = sorted(os.path.basename(d)[:2] for d in glob.glob(os.path.join(ROOT, "labs", "[0-9][0-9]-*")))
+    pages = []
+    for nn in labs:
+        if nn in named or not any(recorded(f"lab{nn}-{suffix}") for suffix, _ in MACHINES):
+            continue
+        ids = [cid for _, cid, _ in lab_claims(nn)]
+        parts = [scoreboard([nn])] if not all(untested_everywhere(nn, c) for c in ids) else []
+        if any(untested_everywhere(nn, c) for c in ids):
+            parts.append(untested([nn]))
+        pages.append("\n".join(["---", "", "<!-- _class: table -->", "", f"## Scoreboard: lab {nn}", ""] +
+                               [p + "\n" for p in parts] +
+                               ["– : that machine cannot test the claim; no recording yet: this lab has no "
+                                "recording on that machine yet", "",
+                                note(f"Lab {nn}'s claims, judged by its host tool on its recordings: the "
+                                     "pages above do not name this lab, so this page is made for it.")]))
+    return "\n\n".join(pages)
 
 
 def fill(text, deck):
@@ -560,6 +586,8 @@ def fill(text, deck):
 
     def one(m):
         try:
+            if m.group(1).strip() == "scoreboard-more":
+                return scoreboard_more(text)
             return fill_one(m.group(1).strip())
         except FillError as e:
             errors.append(str(e))
