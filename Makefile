@@ -22,7 +22,7 @@ CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
 BUILD ?= build
 V ?= 0
 # SM versions to build for; default: the GPUs present, else Volta..Hopper.
-CUDA_ARCH ?= $(shell tools/cuda-arch.sh "$(NVCC)")
+CUDA_ARCH ?= $(shell tools/machine/cuda-arch.sh "$(NVCC)")
 # Tests read this: ref (reference solutions) or student (labs/ skeletons).
 LAB_BUILD ?= ref
 
@@ -219,7 +219,7 @@ $(foreach kind,threads stand-in,$(foreach v,ref student,$(foreach lab,$(if $(fil
 # Small host programs the tests and `make doctor` use.
 TOOL_BINS := $(BUILD)/tools/gpu-query $(BUILD)/tools/common-probe $(HOST_TOOLS)
 
-$(BUILD)/tools/gpu-query: tools/gpu-query.c $(COMMON_LIB)
+$(BUILD)/tools/gpu-query: tools/machine/gpu-query.c $(COMMON_LIB)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@.o
@@ -263,7 +263,7 @@ tools: $(TOOL_BINS)
 # make deps and make slides also want what rendering the decks needs (a CJK
 # font, Chromium, npm); make test asks only for what the tests need.
 deps: ## install what the tests and the slides need (apt-get when run as root), or say how
-	$(Q)DEPS_SLIDES=$(if $(filter deps slides,$(MAKECMDGOALS)),1,0) tools/ensure-deps.sh
+	$(Q)DEPS_SLIDES=$(if $(filter deps slides,$(MAKECMDGOALS)),1,0) tools/machine/ensure-deps.sh
 
 run: $(if $(STUDENT_TREE),student,reference) tools ## run every lab here (reference; in a student tree, yours) and write build/report/
 	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) REPORT_QUICK=$(REPORT_QUICK) tools/report/run_report.py
@@ -291,7 +291,7 @@ check: deps tools ## check your work on one lab: make check LAB=01
 	$(Q)$(MAKE) --no-print-directory $(foreach f,$(student_BINS) $(student_UNITS),$(if $(filter $(LAB_NN)-%,$(notdir $(f))),$(f)))
 	$(Q)log=$(BUILD)/test-logs/check-$(LAB_NN).tap; rc=0; \
 	    BUILD=$(BUILD) LAB_BUILD=student TAP_LOG=$$log tests/run-bats.sh tests/lab$(LAB_NN).bats || rc=$$?; \
-	    tools/check-summary.py $(LAB_NN) $$log "$(STUDENT_ROOT)" || rc=1; exit $$rc
+	    tools/grading/check-summary.py $(LAB_NN) $$log "$(STUDENT_ROOT)" || rc=1; exit $$rc
 
 # What each lab's lab.mk says of its build on this machine (LAB_DOCTOR_NN-name):
 # make doctor prints it under the lab.
@@ -301,44 +301,44 @@ lab-doctor-lines:
 # doctor builds what it reports on itself (make -k, as far as this machine
 # can), so that a missing toolkit is reported rather than stopping make.
 doctor: ## what this machine can do: toolchain, GPUs, P2P, runnable labs
-	$(Q)+BUILD=$(BUILD) NVCC=$(NVCC) DOCTOR_MAKE="$(MAKE)" DOCTOR_BUILD="tools $(if $(STUDENT_TREE),student,reference)" tools/doctor.sh
+	$(Q)+BUILD=$(BUILD) NVCC=$(NVCC) DOCTOR_MAKE="$(MAKE)" DOCTOR_BUILD="tools $(if $(STUDENT_TREE),student,reference)" tools/machine/doctor.sh
 
 grade: tools ## scorecard; junit.xml and results.json (Gradescope) with points in build/grade/ (GRADE_LABS: some labs only)
-	$(Q)BUILD="$(BUILD)" GRADE_BUILD="$(GRADE_BUILD)" SUBMISSION="$(SUBMISSION)" GRADE_LABS="$(GRADE_LABS)" tools/grade.sh
+	$(Q)BUILD="$(BUILD)" GRADE_BUILD="$(GRADE_BUILD)" SUBMISSION="$(SUBMISSION)" GRADE_LABS="$(GRADE_LABS)" tools/grading/grade.sh
 
 handout: ## the student tree without solutions: build/handout/ (folder and tarball)
 	$(instructor_only)
-	$(Q)BUILD=$(BUILD) tools/make-handout.sh
+	$(Q)BUILD=$(BUILD) tools/authoring/make-handout.sh
 
 mistakes: $(if $(STUDENT_TREE),,reference tools) ## show that the tests catch every planted mistake (tests/mistakes/)
 	$(instructor_only)
-	$(Q)BUILD=$(BUILD) CUDA_ARCH="$(CUDA_ARCH)" NVCC=$(NVCC) tools/mistakes.sh
+	$(Q)BUILD=$(BUILD) CUDA_ARCH="$(CUDA_ARCH)" NVCC=$(NVCC) tools/grading/mistakes.sh
 
 sanitize: $(if $(STUDENT_TREE),student,reference) tools ## run every lab (reference; in a student tree, yours) under compute-sanitizer (4 tools)
-	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) NVCC=$(NVCC) tools/sanitize.sh
+	$(Q)BUILD=$(BUILD) RUN_BUILD=$(RUN_BUILD) NVCC=$(NVCC) tools/machine/sanitize.sh
 
 # The decks need only the labs' host tools (C, no CUDA): a laptop without the
 # toolkit renders them.
 slides: deps $(HOST_TOOLS) ## fill the lecture decks in slides/ from the recorded runs and render them to HTML (PDF and PNG pages with Chromium) in build/slides/
-	$(Q)BUILD=$(BUILD) tools/slides.sh $(if $(shell command -v chromium || command -v chromium-browser),--png)
+	$(Q)BUILD=$(BUILD) tools/slides/slides.sh $(if $(shell command -v chromium || command -v chromium-browser),--png)
 
 # The docs never include solutions/: they may go on the course's site. The
 # contract of each student function is in its harness header, which they show.
 docs: ## API documentation and handouts as HTML in build/docs/html (Doxygen)
-	$(Q)tools/docs.sh "$(BUILD)/docs"
+	$(Q)tools/authoring/docs.sh "$(BUILD)/docs"
 	@echo "docs: $(BUILD)/docs/html/index.html"
 
 skeletons: ## regenerate labs/ skeletons from solutions/ (never overwrites your edits)
 	$(instructor_only)
-	$(Q)tools/skeletons.sh generate
+	$(Q)tools/authoring/skeletons.sh generate
 
 handout-numbers: $(HOST_TOOLS) ## regenerate the handouts' recorded numbers from tests/fixtures/
 	$(instructor_only)
-	$(Q)BUILD=$(BUILD) tools/handout-numbers.py
+	$(Q)BUILD=$(BUILD) tools/authoring/handout-numbers.py
 
 skeletons-check: ## fail when labs/ differs from what the generator makes
 	$(instructor_only)
-	$(Q)tools/skeletons.sh check
+	$(Q)tools/authoring/skeletons.sh check
 
 clean: ## remove build/
 	rm -rf $(BUILD)

@@ -4,11 +4,11 @@
 
 setup_file() {
     load helpers/lab
-    [ -d "$REPO_ROOT/tools/lab-template" ] || return 0 # a student tree: setup() skips
+    [ -d "$REPO_ROOT/tools/authoring/lab-template" ] || return 0 # a student tree: setup() skips
     # A scratch copy of the course with a lab 99 made from the template.
     export SCRATCH="$BATS_FILE_TMPDIR/course"
     scratch_copy "$SCRATCH"
-    (cd "$SCRATCH" && tools/new-lab.sh 99 demo-lab >"$BATS_FILE_TMPDIR/new-lab.log" 2>&1)
+    (cd "$SCRATCH" && tools/authoring/new-lab.sh 99 demo-lab >"$BATS_FILE_TMPDIR/new-lab.log" 2>&1)
     make -s -C "$SCRATCH" -j2 all CUDA_ARCH=90 BUILD="$SCRATCH/build" >"$BATS_FILE_TMPDIR/build.log" 2>&1 ||
         echo "build failed" >>"$BATS_FILE_TMPDIR/build.log"
 }
@@ -17,14 +17,14 @@ setup_file() {
 # repository of its own (git status then shows what a step changed).
 scratch_copy() {
     mkdir -p "$1"
-    (cd "$REPO_ROOT" && tools/source-files.sh | xargs -0 cp --parents -t "$1")
+    (cd "$REPO_ROOT" && tools/authoring/source-files.sh | xargs -0 cp --parents -t "$1")
     git -C "$1" init -q && git -C "$1" add -A &&
         git -C "$1" -c user.name=t -c user.email=t@t commit -qm base
 }
 
 setup() {
     load helpers/lab
-    [ -d "$REPO_ROOT/tools/lab-template" ] || skip "the lab template is the maintainers': not in the student tree"
+    [ -d "$REPO_ROOT/tools/authoring/lab-template" ] || skip "the lab template is the maintainers': not in the student tree"
 }
 
 # outside_lab99: the scratch copy's changed or new files that are not lab 99's own, one a line.
@@ -64,7 +64,7 @@ outside_lab99() {
     # Its planted mistakes apply, build and are caught (the rules' run builds no patch).
     local patches
     patches=$(ls "$SCRATCH"/tests/mistakes/lab99-*.patch | wc -l)
-    run env "${clean[@]}" BUILD="$SCRATCH/build" CUDA_ARCH=90 MISTAKES='lab99-*' "$SCRATCH/tools/mistakes.sh"
+    run env "${clean[@]}" BUILD="$SCRATCH/build" CUDA_ARCH=90 MISTAKES='lab99-*' "$SCRATCH/tools/grading/mistakes.sh"
     assert_success
     assert_line --regexp "^mistakes: $patches caught, 0 missed, 0 not checkable here, 0 broken"
     # The rules' runs left nothing behind outside lab 99's own files.
@@ -152,7 +152,7 @@ outside_other_recordings() {
 
     # The handouts: each lab's, in both languages, shows it in its part other-recordings, and
     # nothing else of any handout (or of the README) changes.
-    BUILD="$BUILD_DIR" run "$copy/tools/handout-numbers.py"
+    BUILD="$BUILD_DIR" run "$copy/tools/authoring/handout-numbers.py"
     assert_success
     for nn in "${labs[@]}"; do
         for h in "$copy"/labs/"$nn"-*/README.md "$copy"/labs/"$nn"-*/README.zh-CN.md; do
@@ -178,11 +178,11 @@ outside_other_recordings() {
         diff <(git -C "$copy" show "HEAD:${h#"$copy/"}" | outside_other_recordings) <(outside_other_recordings <"$h") ||
             fail "${h#"$copy/"}: make handout-numbers changed more than its part other-recordings"
     done
-    BUILD="$BUILD_DIR" run "$copy/tools/handout-numbers.py" --check
+    BUILD="$BUILD_DIR" run "$copy/tools/authoring/handout-numbers.py" --check
     assert_success
 
     # Deck 00's scoreboard: a column for it on every page.
-    BUILD="$BUILD_DIR" run "$copy/tools/slides-fill.py" "$copy/slides/00-introduction.md" "$BATS_TEST_TMPDIR/00.md"
+    BUILD="$BUILD_DIR" run "$copy/tools/slides/slides-fill.py" "$copy/slides/00-introduction.md" "$BATS_TEST_TMPDIR/00.md"
     assert_success
     n=$(grep -c '^{{scoreboard ' "$copy/slides/00-introduction.md")
     [ "$n" -gt 0 ] || fail "deck 00 has no scoreboard"
@@ -226,7 +226,7 @@ outside_other_recordings() {
     local student="$BATS_FILE_TMPDIR/student"
     cp -r "$SCRATCH" "$student"
     rm -rf "$student/build"
-    run env BUILD="$SCRATCH/build" SUBMISSION="$student" GRADE_LABS=99 "$SCRATCH/tools/grade.sh"
+    run env BUILD="$SCRATCH/build" SUBMISSION="$student" GRADE_LABS=99 "$SCRATCH/tools/grading/grade.sh"
     assert_line --regexp '^99 '
     assert_line --regexp '^total +0 of [1-9]'
     local honest
@@ -237,7 +237,7 @@ outside_other_recordings() {
     sed -i 's/row.verified = memcmp(got, want, bytes) == 0;/row.verified = 1;/' \
         "$student/labs/99-demo-lab/harness/experiments.c"
     sed -i 's/^@test /@test /; s/assert_failure/true/g; s/assert_success/true/g' "$student/tests/lab99.bats"
-    run env BUILD="$SCRATCH/build" SUBMISSION="$student" GRADE_LABS=99 "$SCRATCH/tools/grade.sh"
+    run env BUILD="$SCRATCH/build" SUBMISSION="$student" GRADE_LABS=99 "$SCRATCH/tools/grading/grade.sh"
     assert_equal "$(grep -E '^total ' <<<"$output")" "$honest"
     # Graded in its own tree with the forged tests, the same work would score more.
     run make -s -C "$student" grade GRADE_LABS=99 CUDA_ARCH=90 BUILD="$student/build"

@@ -13,7 +13,7 @@ setup() {
 score() {
     SCORED=$BATS_TEST_TMPDIR/scored
     mkdir -p "$SCORED"
-    run python3 "$REPO_ROOT/tools/junit-summary.py" "$1" "${2:-$REPO_ROOT/tests}" "$SCORED"
+    run python3 "$REPO_ROOT/tools/grading/junit-summary.py" "$1" "${2:-$REPO_ROOT/tests}" "$SCORED"
 }
 
 # The no-GPU grade of the untouched skeletons (build/grade/junit.xml). Made again, whenever the
@@ -37,7 +37,7 @@ lab01_counts() {
 }
 
 # points_declared [TESTS_DIR]: "file<TAB>test name<TAB>points" of every lab test, read apart
-# from tools/lab_tests.py: the "points:N" tag of the "# bats test_tags=" line right above an
+# from tools/grading/lab_tests.py: the "points:N" tag of the "# bats test_tags=" line right above an
 # @test, 0 without one.
 points_declared() {
     local file
@@ -297,7 +297,7 @@ for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
 # patches in full instead).
 @test "grading: every planted mistake still applies and builds" {
     # Every patch, whatever MISTAKES the caller has set to pick some.
-    run env -u MISTAKES CUDA_ARCH=90 "$REPO_ROOT/tools/mistakes.sh" --compile-only
+    run env -u MISTAKES CUDA_ARCH=90 "$REPO_ROOT/tools/grading/mistakes.sh" --compile-only
     assert_success
     assert_output --regexp 'mistakes: 0 caught, 0 missed, 0 not checkable here, 0 broken'
     local patches
@@ -418,7 +418,7 @@ XML
         'not ok 7 02: TODO 02.2 p2p_check' '# (in test file tests/lab02.bats, line 9)' \
         'not ok 8 02: TODO 02.3 p2p_owner' \
         '# unfinished: TODO 02.3 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:50): see TODO 02.3' >"$tap"
-    run "$REPO_ROOT/tools/check-summary.py" 02 "$tap"
+    run "$REPO_ROOT/tools/grading/check-summary.py" 02 "$tap"
     assert_success
     assert_line 'check 02: TODO 02.1: verified here (its test ran here and passed)'
     assert_line 'check 02: TODO 02.2: fails here (1 of its 2 tests failed)'
@@ -433,12 +433,12 @@ XML
     # LAB_TODO still in the student's file is unfinished, whatever its tests said.
     mkdir -p "$BATS_TEST_TMPDIR/labs/02-x/student"
     printf 'int f(void)\n{\n    LAB_TODO("02.1");\n}\n' >"$BATS_TEST_TMPDIR/labs/02-x/student/p2p_copy.c"
-    run "$REPO_ROOT/tools/check-summary.py" 02 "$tap" "$BATS_TEST_TMPDIR/labs"
+    run "$REPO_ROOT/tools/grading/check-summary.py" 02 "$tap" "$BATS_TEST_TMPDIR/labs"
     assert_line "check 02: TODO 02.1: unfinished (LAB_TODO(\"02.1\") is still in $BATS_TEST_TMPDIR/labs/02-x/student/p2p_copy.c:3)"
     # No test of a TODO ran: nothing was checked, and make check fails.
     printf '%s\n' '1..2' 'ok 1 02: --help explains the program and exits 0' \
         'ok 2 02: TODO 02.1 p2p_bytes # skip no NVIDIA driver' >"$tap"
-    run "$REPO_ROOT/tools/check-summary.py" 02 "$tap"
+    run "$REPO_ROOT/tools/grading/check-summary.py" 02 "$tap"
     assert_failure
     assert_line 'check 02: TODO 02.1: not verified here (no NVIDIA driver; 0 of its 1 test ran here and passed)'
     assert_output --partial "no test of the lab's 7 TODOs ran here: nothing was checked"
@@ -449,7 +449,7 @@ XML
     ptx=$(sed -n -E '/^# bats test_tags=.*compile-only/{n;s/^@test "(.*)" \{$/\1/p}' "$REPO_ROOT/tests/lab04.bats")
     [[ "$ptx" == *"TODOs 04.2, 04.3, 04.4 and 04.7"*PTX* ]] || fail "lab 04's PTX test is not tagged compile-only: '$ptx'"
     printf '%s\n' '1..1' "ok 1 $ptx" >"$tap"
-    run "$REPO_ROOT/tools/check-summary.py" 04 "$tap"
+    run "$REPO_ROOT/tools/grading/check-summary.py" 04 "$tap"
     assert_failure
     assert_line 'check 04: TODO 04.3: not verified here (only compiled here: no test of it ran its code)'
     assert_output --partial "nothing was checked"
@@ -709,14 +709,14 @@ print([t["hint"] for l in d["labs"] for t in l["tests"] if t["name"].startswith(
     local build="$BATS_TEST_TMPDIR/b"
     mkdir -p "$build/grade"
     echo kept >"$build/grade/summary.json"
-    run env BUILD="$build" GRADE_LABS=abc "$REPO_ROOT/tools/grade.sh"
+    run env BUILD="$build" GRADE_LABS=abc "$REPO_ROOT/tools/grading/grade.sh"
     assert_equal "$status" 2
     assert_output --regexp "^grade: GRADE_LABS: 'abc' is no lab number"
     assert_equal "${#lines[@]}" 1
-    run env BUILD="$build" GRADE_LABS="01 98" "$REPO_ROOT/tools/grade.sh"
+    run env BUILD="$build" GRADE_LABS="01 98" "$REPO_ROOT/tools/grading/grade.sh"
     assert_equal "$status" 2
     assert_output --partial "no lab 98"
-    run env BUILD="$build" GRADE_BUILD=bogus GRADE_LABS=02 "$REPO_ROOT/tools/grade.sh"
+    run env BUILD="$build" GRADE_BUILD=bogus GRADE_LABS=02 "$REPO_ROOT/tools/grading/grade.sh"
     assert_equal "$status" 2
     assert_output "grade: GRADE_BUILD: 'bogus' is neither student nor ref"
     assert_equal "$(cat "$build/grade/summary.json")" kept
@@ -784,7 +784,7 @@ planted() {
     cp -r "$tree/solutions/$lab" "$tree/labs/$lab/student"
     cp -al "$BUILD_DIR/common" "$BUILD_DIR/tools" "$tree/build/" 2>/dev/null ||
         cp -a "$BUILD_DIR/common" "$BUILD_DIR/tools" "$tree/build/"
-    mapfile -t targets < <("$REPO_ROOT/tools/test-drivers.sh" "$tree/build" student "$lab")
+    mapfile -t targets < <("$REPO_ROOT/tools/grading/test-drivers.sh" "$tree/build" student "$lab")
     make -s -C "$REPO_ROOT" BUILD="$tree/build" STUDENT_ROOT="$tree/labs" CUDA_ARCH=90 "${targets[@]}" ||
         fail "the planted $name does not build"
     PLANTED="$tree/build"

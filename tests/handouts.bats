@@ -11,7 +11,7 @@ handouts() {
 }
 
 numbers() {
-    BUILD="$BUILD_DIR" "$1/tools/handout-numbers.py" "${@:2}"
+    BUILD="$BUILD_DIR" "$1/tools/authoring/handout-numbers.py" "${@:2}"
 }
 
 # A copy of what the generator reads, to break on purpose.
@@ -133,10 +133,10 @@ EOF
     local copy
     copy=$(copy_tree)
     # A bar the code no longer uses, left behind in the list: it would let the figure through.
-    printf '05-p2p-performance\t0.3\tnvlink_table_latency'"'"'s old bar, within 0.3 us\n' >>"$copy/tools/handout-figures.tsv"
+    printf '05-p2p-performance\t0.3\tnvlink_table_latency'"'"'s old bar, within 0.3 us\n' >>"$copy/tools/authoring/handout-figures.tsv"
     run numbers "$copy" --check
     assert_failure
-    assert_output --partial "tools/handout-figures.tsv: 05-p2p-performance 0.3 (nvlink_table_latency's old bar, within 0.3 us) is stated by no handout of its lab"
+    assert_output --partial "tools/authoring/handout-figures.tsv: 05-p2p-performance 0.3 (nvlink_table_latency's old bar, within 0.3 us) is stated by no handout of its lab"
 }
 
 @test "handouts: a recording converted from an earlier program says so under its caption, and each claim it lists is untested there" {
@@ -151,14 +151,14 @@ EOF
                 fail "$fixture: $id is listed as left untested by the conversion, but it has a verdict there"
         done
         # Said under the recording's caption, in both handouts.
-        grep -qF "$(python3 "$REPO_ROOT/tools/converted.py" "$fixture")" "$REPO_ROOT"/labs/"$n"-*/README.md ||
+        grep -qF "$(python3 "$REPO_ROOT/tools/lib/converted.py" "$fixture")" "$REPO_ROOT"/labs/"$n"-*/README.md ||
             fail "lab $n's handout does not say where $fixture came from"
     done <"$FIXTURES/converted.tsv"
     # A recording of the lab's own program has nothing to say.
     local own=0
     for fixture in $(all_recordings); do
         cut -f1 "$FIXTURES/converted.tsv" | grep -qFx -- "$(basename "$fixture")" && continue
-        run python3 "$REPO_ROOT/tools/converted.py" "$(basename "$fixture")"
+        run python3 "$REPO_ROOT/tools/lib/converted.py" "$(basename "$fixture")"
         assert_success
         assert_output ""
         own=$((own + 1))
@@ -223,7 +223,7 @@ EOF
 # bats test_tags=lab-rules
 @test "handouts: no hand-written line numbers in the handouts, READMEs and lecture decks" {
     local readmes=() f
-    for f in "$REPO_ROOT/README.md" "$REPO_ROOT/tools/handout/README.md"; do
+    for f in "$REPO_ROOT/README.md" "$REPO_ROOT/tools/authoring/handout/README.md"; do
         [ -f "$f" ] && readmes+=("$f")
     done
     # the decks' sources: a TODO's place is filled in from the skeleton ({{todo NN.K}})
@@ -285,7 +285,7 @@ CHAPTER="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt"
 @test "handouts: the Chinese handouts use the glossary, translate every heading, header and comment, and quote the chapter word for word" {
     local args=()
     [ -f "$CHAPTER" ] && args=("$CHAPTER")
-    run "$REPO_ROOT/tools/zh-handout-check.py" "${args[@]}"
+    run "$REPO_ROOT/tools/authoring/zh-handout-check.py" "${args[@]}"
     assert_success
     refute_output
     [ -f "$CHAPTER" ] || skip "the chapter's text is not beside this tree: the quotes were not compared"
@@ -302,7 +302,7 @@ CHAPTER="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt"
     while IFS=$'\t' read -r english avoid; do
         word=${avoid%%|*}
         { cat "$BATS_TEST_TMPDIR/clean.md"; echo "这里写了$word。"; } >"$copy/labs/01-peer-checks/README.zh-CN.md"
-        run "$copy/tools/zh-handout-check.py"
+        run "$copy/tools/authoring/zh-handout-check.py"
         [ "$status" -eq 1 ] || fail "'$word' written into a handout passed the check"
         assert_output --partial "'$word' is not the glossary's word for '$english'"
         n=$((n + 1))
@@ -318,14 +318,14 @@ CHAPTER="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt"
     printf '本章写道：GPU必须支持UVA。\n' >"$BATS_TEST_TMPDIR/chapter.txt"
     cp "$h" "$BATS_TEST_TMPDIR/clean.md"
     printf '\n## Recorded output\n\n| size | 说明 |\n|---|---|\n| 1 | 2 |\n\n```sh\nmake run   # every lab\n```\n' >>"$h"
-    run "$copy/tools/zh-handout-check.py"
+    run "$copy/tools/authoring/zh-handout-check.py"
     assert_failure
     assert_output --partial "heading not translated: ## Recorded output"
     assert_output --partial "table header not translated: 'size'"
     assert_output --partial "shell comment not translated: make run   # every lab"
     grep -v 'glossary.zh-CN.tsv' "$BATS_TEST_TMPDIR/clean.md" >"$h"
     printf '\n> GPU必须支持UVA\n\n本章说「GPU必须支持NVLink」。\n' >>"$h"
-    run "$copy/tools/zh-handout-check.py" "$BATS_TEST_TMPDIR/chapter.txt"
+    run "$copy/tools/authoring/zh-handout-check.py" "$BATS_TEST_TMPDIR/chapter.txt"
     assert_failure
     assert_output --partial "labs/02-memcpy-peer/README.zh-CN.md: does not link the glossary"
     assert_output --partial "not the chapter's words: GPU必须支持NVLink"
@@ -336,7 +336,7 @@ CHAPTER="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt"
 scratch_repo() {
     local copy="$BATS_TEST_TMPDIR/course"
     mkdir -p "$copy"
-    "$REPO_ROOT/tools/source-files.sh" | (cd "$REPO_ROOT" && xargs -0 cp --parents -t "$copy/")
+    "$REPO_ROOT/tools/authoring/source-files.sh" | (cd "$REPO_ROOT" && xargs -0 cp --parents -t "$copy/")
     git -C "$copy" init -q
     git -C "$copy" add -A
     git -C "$copy" -c user.name=course -c user.email=course@localhost commit -qm course
@@ -382,7 +382,7 @@ todo_count() { grep -c 'LAB_TODO(' "$1"; }
     [ -d "$REPO_ROOT/solutions" ] || skip "make handout is the instructor's: not in the student tree"
     local copy="$BATS_TEST_TMPDIR/nogit" file=labs/02-memcpy-peer/student/p2p_copy.c want
     mkdir -p "$copy"
-    "$REPO_ROOT/tools/source-files.sh" | (cd "$REPO_ROOT" && xargs -0 cp --parents -t "$copy/")
+    "$REPO_ROOT/tools/authoring/source-files.sh" | (cd "$REPO_ROOT" && xargs -0 cp --parents -t "$copy/")
     want=$(todo_count "$copy/$file")
     unifdef -ULAB_SKELETON "$copy/solutions/02-memcpy-peer/p2p_copy.c" >"$copy/$file" || true
     GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" run make -s -C "$copy" handout BUILD="$BATS_TEST_TMPDIR/b"

@@ -497,7 +497,7 @@ for t in d["nvbandwidth"]["testcases"]:
 json.dump(d, open(sys.argv[2], "w"))' "$first" "$slow" "$1"
     }
     second_run_at 0.9
-    nvb=$(python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "$first" |
+    nvb=$(python3 "$REPO_ROOT/tools/report/nvbandwidth_rows.py" "$first" |
         rows_awk 'f("variant") == "host_to_device_bidirectional_memcpy_ce" { print f("gbps") }')
     each_way_at() { # the lab's host -> GPU each way at FACTOR x nvbandwidth's faster run
         rows_edit -v n="$nvb" -v factor="$1" \
@@ -552,7 +552,7 @@ json.dump(d, open(sys.argv[3], "w"))' "${fx%.csv}.nvbandwidth-before.json" "$1" 
     local nvb="$BATS_TEST_TMPDIR/nvbandwidth.csv"
     fixture=$(nvbandwidth_recording 05)
     runs=("${fixture%.csv}".nvbandwidth-*.json)
-    python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "${runs[@]}" >"$nvb"
+    python3 "$REPO_ROOT/tools/report/nvbandwidth_rows.py" "${runs[@]}" >"$nvb"
     run "$tool" report "$fixture" "$nvb"
     assert_success
     assert_output --partial "beside nvbandwidth v0.8 on GPU 0 ($(recording_field "$fixture" gpu)), the best of its ${#runs[@]} runs"
@@ -587,7 +587,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
 }
 
 @test "05: nvbandwidth's JSON is refused when it is not nvbandwidth's, records an error or has no host-link figure" {
-    local rows="$REPO_ROOT/tools/nvbandwidth_rows.py" j="$BATS_TEST_TMPDIR/run.json"
+    local rows="$REPO_ROOT/tools/report/nvbandwidth_rows.py" j="$BATS_TEST_TMPDIR/run.json"
     echo '{"other": 1}' >"$j"
     run python3 "$rows" "$j"
     assert_failure 1
@@ -614,7 +614,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     assert_output --partial "GPU 0: not a number: 'fast'"
     run python3 "$rows"
     assert_failure 2
-    run "$REPO_ROOT/tools/nvbandwidth.sh" "$BATS_TEST_TMPDIR" "$j"
+    run "$REPO_ROOT/tools/report/nvbandwidth.sh" "$BATS_TEST_TMPDIR" "$j"
     assert_failure 2
     assert_output --partial "is not an executable"
 }
@@ -630,7 +630,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     [ -n "${NVBANDWIDTH:-}" ] || skip "no nvbandwidth to hold the host link to: NVBANDWIDTH=/path/to/nvbandwidth (v0.8, github.com/NVIDIA/nvbandwidth)"
     local both="$BATS_TEST_TMPDIR/both-runs.csv" turn
     for turn in 1 2; do
-        run "$REPO_ROOT/tools/nvbandwidth.sh" "$NVBANDWIDTH" "$BATS_TEST_TMPDIR/nvbandwidth-$turn.json"
+        run "$REPO_ROOT/tools/report/nvbandwidth.sh" "$NVBANDWIDTH" "$BATS_TEST_TMPDIR/nvbandwidth-$turn.json"
         assert_success
         rows "bars$turn" # the lab's run of this turn (a capture runs when first asked for)
     done

@@ -259,7 +259,7 @@ col() {
     local header want
     header=$(make -s -C "$REPO_ROOT" --no-print-directory -p -q CUDA_ARCH=90 2>/dev/null |
         sed -n 's/^LAB06_NCCL_HOME := //p')
-    run env BUILD="$BUILD_DIR" DOCTOR_MAKE="make -C $REPO_ROOT CUDA_ARCH=90" "$REPO_ROOT/tools/doctor.sh"
+    run env BUILD="$BUILD_DIR" DOCTOR_MAKE="make -C $REPO_ROOT CUDA_ARCH=90" "$REPO_ROOT/tools/machine/doctor.sh"
     assert_success
     if [ -n "$header" ]; then
         want=$(sed -nE 's/^#define NCCL_(MAJOR|MINOR|PATCH) +([0-9]+).*/\2/p' "$header/include/nccl.h" | paste -sd.)
@@ -270,7 +270,7 @@ col() {
     # The line stands under lab 06's, and under no other lab's.
     run awk '/^== Labs on this machine/ { on = 1; next } on && /^  [0-9][0-9]-/ { lab = $1 } on && /NCCL/ { print lab }' <<<"$output"
     assert_output 06-ipc-allreduce
-    run env BUILD="$BUILD_DIR" DOCTOR_MAKE="make -C $REPO_ROOT CUDA_ARCH=90 LAB06_NCCL=no" "$REPO_ROOT/tools/doctor.sh"
+    run env BUILD="$BUILD_DIR" DOCTOR_MAKE="make -C $REPO_ROOT CUDA_ARCH=90 LAB06_NCCL=no" "$REPO_ROOT/tools/machine/doctor.sh"
     assert_line --regexp '^ +NCCL left out \(LAB06_NCCL=no\)$'
 }
 

@@ -23,7 +23,7 @@ lab_names() {
 @test "repo: the committed skeletons are exactly what the generator makes" {
     [ -d "$REPO_ROOT/solutions" ] || skip "a student tree: no solutions/ to generate from"
     # On a fresh clone (CI) nobody's work is in labs/: compare every file.
-    SKELETONS_STRICT=${CI:+1} run "$REPO_ROOT/tools/skeletons.sh" check
+    SKELETONS_STRICT=${CI:+1} run "$REPO_ROOT/tools/authoring/skeletons.sh" check
     assert_success
     assert_output --partial "labs/ matches solutions/"
 }
@@ -35,7 +35,7 @@ lab_names() {
     cp -r "$REPO_ROOT/tools" "$REPO_ROOT/labs" "$REPO_ROOT/solutions" "$copy/"
     edited=$(find "$copy/labs" -path '*/student/*.c' | sort | head -n 1)
     echo "/* my work */" >>"$edited"
-    run "$copy/tools/skeletons.sh" check
+    run "$copy/tools/authoring/skeletons.sh" check
     assert_success
     assert_output --partial "${edited#"$copy/"} was edited (a student's work): not compared"
     REPO_ROOT=$copy run student_edited "$edited"
@@ -43,7 +43,7 @@ lab_names() {
     REPO_ROOT=$copy run student_edited "$copy/labs/02-memcpy-peer/student/p2p_copy.c"
     assert_failure
     # The maintainers' strict form still sees it.
-    SKELETONS_STRICT=1 run "$copy/tools/skeletons.sh" check
+    SKELETONS_STRICT=1 run "$copy/tools/authoring/skeletons.sh" check
     assert_failure
     assert_output --partial "differs from what its master in solutions/ generates"
 }
@@ -60,7 +60,7 @@ lab_names() {
     local master="$copy/solutions/${edited#"$copy/labs/"}"
     master=${master/\/student\//\/}
     echo "/* a newer master */" >>"$master"
-    run "$copy/tools/skeletons.sh" generate
+    run "$copy/tools/authoring/skeletons.sh" generate
     assert_failure 1
     assert_output --partial "kept your edited"
     run tail -n 1 "$edited"
@@ -78,12 +78,12 @@ lab_names() {
     local master
     master=$(find "$copy/solutions" -name '*.c' | sort | head -n 1)
     echo "/* a newer master */" >>"$master"
-    run "$copy/tools/skeletons.sh" generate
+    run "$copy/tools/authoring/skeletons.sh" generate
     assert_success
     local rel=${master#"$copy/solutions/"}
     run tail -n 1 "$copy/labs/${rel%%/*}/student/${rel#*/}"
     assert_output "/* a newer master */"
-    run "$copy/tools/skeletons.sh" check
+    run "$copy/tools/authoring/skeletons.sh" check
     assert_success
 }
 
@@ -250,7 +250,7 @@ lab_names() {
     for t in bash env sed awk grep cat rm wc dirname basename head ls tr; do
         ln -s "$(command -v "$t")" "$bin/$t"
     done
-    PATH="$bin" NVCC=/none BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/doctor.sh"
+    PATH="$bin" NVCC=/none BUILD="$BUILD_DIR" run "$REPO_ROOT/tools/machine/doctor.sh"
     assert_success
     missing=$(grep -E ': +missing' <<<"$output")
     [ "$(wc -l <<<"$missing")" -ge 8 ] || fail "too few tools reported missing: $missing"
@@ -272,7 +272,7 @@ lab_names() {
       echo "link,native_atomics,peer,1,0,,0,0,0,,,,,,-1,0,"; } >"$BATS_TEST_TMPDIR/rows.csv"
     printf '#!/bin/sh\ncat "%s"\n' "$BATS_TEST_TMPDIR/rows.csv" >"$fake/ref/bin/04-peer-atomics"
     chmod +x "$fake/tools/gpu-query" "$fake/ref/bin/04-peer-atomics"
-    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    BUILD="$fake" run "$REPO_ROOT/tools/machine/doctor.sh"
     assert_success
     assert_line '  GPU 1, host link: cudaDevAttrHostNativeAtomicSupported = 1 (GPU and CPU atomics on one host object are atomic)'
     assert_line '  GPU 1 -> GPU 0: cudaDevP2PAttrNativeAtomicSupported = 0'
@@ -283,14 +283,14 @@ lab_names() {
     mkdir -p "$fake/tools"
     printf '#!/bin/sh\ncase $1 in count) echo 0 ;; esac\n' >"$fake/tools/gpu-query"
     chmod +x "$fake/tools/gpu-query"
-    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    BUILD="$fake" run "$REPO_ROOT/tools/machine/doctor.sh"
     assert_success
     assert_output --partial "Without a GPU you can still build everything"
     # The student's command for the host-side TODOs, not the whole reference suite.
     assert_output --partial "(make check LAB=NN)"
     refute_output --partial "make test"
     printf '#!/bin/sh\ncase $1 in count) echo 1 ;; list) echo "0: a GPU" ;; esac\n' >"$fake/tools/gpu-query"
-    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    BUILD="$fake" run "$REPO_ROOT/tools/machine/doctor.sh"
     assert_success
     assert_output --partial "CUDA runtime sees 1 GPU(s)"
     refute_output --partial "Without a GPU"
@@ -337,7 +337,7 @@ lab_names() {
     printf '#!/bin/sh\ncase $1 in count) echo 0 ;; esac\n' >"$fake/tools/gpu-query"
     printf '#!/bin/sh\necho "cannot load libcudart.so" >&2\nexit 1\n' >"$fake/ref/bin/$first"
     chmod +x "$fake/tools/gpu-query" "$fake/ref/bin/$first"
-    BUILD="$fake" run "$REPO_ROOT/tools/doctor.sh"
+    BUILD="$fake" run "$REPO_ROOT/tools/machine/doctor.sh"
     assert_success
     assert_line --regexp "^  $first +built, but '.*/$first --list' failed: cannot load libcudart.so$"
     local lab
@@ -347,7 +347,7 @@ lab_names() {
     refute_output --regexp "its [0-9]+ experiments"
     # Where doctor's own build failed, "run make" would fail again: it says so.
     command -v "${NVCC:-nvcc}" >/dev/null || return 0 # doctor.sh finds it as NVCC or on PATH
-    BUILD="$fake" DOCTOR_MAKE=false DOCTOR_BUILD=reference run "$REPO_ROOT/tools/doctor.sh"
+    BUILD="$fake" DOCTOR_MAKE=false DOCTOR_BUILD=reference run "$REPO_ROOT/tools/machine/doctor.sh"
     assert_success
     assert_output --partial "could not build all of it"
     for lab in $(lab_names | tail -n +2); do
@@ -378,7 +378,7 @@ lab_names() {
     for slides in 0 1; do
         # No tool on PATH: ensure-deps names every package it would install.
         run env -i PATH=/nonexistent BATS_LIB_PATH=/nonexistent LAB_NO_INSTALL=1 DEPS_SLIDES=$slides \
-            "$BASH" "$REPO_ROOT/tools/ensure-deps.sh"
+            "$BASH" "$REPO_ROOT/tools/machine/ensure-deps.sh"
         packages=$(sed -n 's/^deps: missing Debian packages: //p' <<<"$output")
         [ -n "$packages" ] || fail "ensure-deps.sh named no package: $output"
         for package in $packages; do
@@ -431,7 +431,7 @@ lab_names() {
     command -v doxygen >/dev/null || skip "doxygen is not installed (sudo apt-get install doxygen)"
     local tree="$BATS_TEST_TMPDIR/a course/tree"
     mkdir -p "$tree"
-    (cd "$REPO_ROOT" && tools/source-files.sh | xargs -0 cp --parents -t "$tree")
+    (cd "$REPO_ROOT" && tools/authoring/source-files.sh | xargs -0 cp --parents -t "$tree")
     run make -s -C "$tree" docs BUILD="$tree/build"
     assert_success
     assert_file_exists "$tree/build/docs/html/index.html"
@@ -488,7 +488,7 @@ without_cuda() {
     # make slides refuses to draw Chinese quotes as empty boxes: give make deps
     # its chance to install a CJK font (it cannot under LAB_NO_INSTALL=1 or
     # without root), then skip where there is still none.
-    DEPS_SLIDES=1 "$REPO_ROOT/tools/ensure-deps.sh" >/dev/null 2>&1 || true
+    DEPS_SLIDES=1 "$REPO_ROOT/tools/machine/ensure-deps.sh" >/dev/null 2>&1 || true
     need_cjk_font
     local out="$BATS_TEST_TMPDIR/s" deck name img
     # without the CUDA toolkit, as on a lecturer's laptop
@@ -613,7 +613,7 @@ no_gpu_report() {
     local said
     for lab in $(lab_names); do
         for f in $(recordings "${lab%%-*}"); do
-            said=$(python3 "$REPO_ROOT/tools/converted.py" "$f")
+            said=$(python3 "$REPO_ROOT/tools/lib/converted.py" "$f")
             [ -n "$said" ] || continue
             run grep -cF -- "$said" <(sed -n "/^## $lab\$/,/^## [^#]/p" "$report/report.md")
             assert_output 1
@@ -837,8 +837,8 @@ no_gpu_report() {
 
 @test "repo: machines.tsv has a row for each machine recorded, and each recording is its machine's, command beside it" {
     local suffix count gpu gpus label link kind f n base
-    run python3 "$REPO_ROOT/tools/machines.py" suffixes
-    assert_success # tools/machines.py reads the table: every column it needs, every row whole
+    run python3 "$REPO_ROOT/tools/lib/machines.py" suffixes
+    assert_success # tools/lib/machines.py reads the table: every column it needs, every row whole
     assert_equal "$output" "$(machine_suffixes)"
     [ -n "$output" ] || fail "tests/fixtures/machines.tsv names no machine"
     [ -z "$(machine_suffixes | sort | uniq -d)" ] || fail "suffixes named twice: $(machine_suffixes | sort | uniq -d)"
@@ -910,7 +910,7 @@ machine_name_regex() {
             --exclude='*.json' --exclude='*.tsv' -- "${where[@]}" 2>/dev/null |
             grep -vE "^($(IFS='|'; echo "${pending[*]}")):" || true)
     fi
-    [ -z "$hits" ] || fail "a machine or a fixture suffix written in code (read it from tests/fixtures/machines.tsv: tests/helpers/machines.bash, tools/machines.py):
+    [ -z "$hits" ] || fail "a machine or a fixture suffix written in code (read it from tests/fixtures/machines.tsv: tests/helpers/machines.bash, tools/lib/machines.py):
 $hits"
 }
 
@@ -918,7 +918,7 @@ $hits"
 POSITIONAL_OK=(
     'tests/helpers/lab.bash:-v rows_echo=' # the reader itself (rows_run)
     'tests/helpers/lab06.bash:{ fields = NF }' # counts each row's fields, reads none
-    'tools/doctor.sh:c[$i] = i; next }' # reads by name: a tool loads no test helper
+    'tools/machine/doctor.sh:c[$i] = i; next }' # reads by name: a tool loads no test helper
 )
 
 # positional_reads FILE...: "FILE:LINE: text" of each line that reads CSV rows by column
@@ -1042,7 +1042,7 @@ student_files() {
     local long
     long=$(find "$REPO_ROOT/common" "$REPO_ROOT/labs" "$REPO_ROOT/solutions" "$REPO_ROOT/tools" \
             \( -name '*.c' -o -name '*.cu' \) -not -path '*/student/*' -not -path '*/lab-template/*' \
-            -print0 2>/dev/null | xargs -0 awk -f "$REPO_ROOT/tools/function-lengths.awk" |
+            -print0 2>/dev/null | xargs -0 awk -f "$REPO_ROOT/tools/lib/function-lengths.awk" |
         awk '$1 > 60')
     [ -z "$long" ] || fail "functions over 60 lines: $long"
 }

@@ -35,7 +35,7 @@ conf_lines() {
 
 @test "sanitize without a GPU says so and exits 1" {
     [ "$(gpu_count)" = 0 ] || skip "this machine has a GPU"
-    run env BUILD="$BUILD_DIR" "$REPO_ROOT/tools/sanitize.sh"
+    run env BUILD="$BUILD_DIR" "$REPO_ROOT/tools/machine/sanitize.sh"
     assert_failure 1
     assert_output --partial "this machine has none"
 }

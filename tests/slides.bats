@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The lecture decks in slides/. A deck is Markdown with placeholders that
-# tools/slides-fill.py fills from the recorded runs it cites
+# tools/slides/slides-fill.py fills from the recorded runs it cites
 # (tests/fixtures/labNN-SUFFIX.csv, one per machine that tests/fixtures/machines.tsv
 # names, where the lab has been recorded there): every verdict is the one the lab's
 # host tool computes, every measured number a value of the run. The tests check the
@@ -18,7 +18,7 @@ recorded() {
     [ -f "$FIXTURES/lab$1-$2.csv" ]
 }
 
-# The words a deck shows for a machine a lab has no recording of (tools/slides-fill.py).
+# The words a deck shows for a machine a lab has no recording of (tools/slides/slides-fill.py).
 NOT_RECORDED="no recording of this lab on that machine yet"
 
 # deck NN: the deck of lab NN (00: the introduction).
@@ -44,7 +44,7 @@ slide_bodies() {
 
 # fill DECK OUT: the deck filled from the recorded runs.
 fill() {
-    BUILD="$BUILD_DIR" "$REPO_ROOT/tools/slides-fill.py" "$1" "$2"
+    BUILD="$BUILD_DIR" "$REPO_ROOT/tools/slides/slides-fill.py" "$1" "$2"
 }
 
 # claim_ids NN SUFFIX: the claims lab NN's host tool judges on labNN-SUFFIX.csv
@@ -136,7 +136,7 @@ need_host_tools() {
     for png in "$REPO_ROOT"/slides/img/*.png; do
         assert_file_exists "$out/$(basename "$png")"
     done
-    run "$REPO_ROOT/tools/slides-plot-layout.py" "$out"/*.png
+    run "$REPO_ROOT/tools/slides/slides-plot-layout.py" "$out"/*.png
     [ "$status" -eq 0 ] || fail "a key sits in its plot's data area: $output"
     # a key moved back inside the data: every key of lab 05's plots, as its own script draws them
     cp -r "$REPO_ROOT/slides/plots" "$BATS_TEST_TMPDIR/plots"
@@ -144,13 +144,13 @@ need_host_tools() {
     mkdir -p "$BATS_TEST_TMPDIR/inside"
     gnuplot -e "layout_check=1; csv='$(recording 05 gpu_count=2)'; csv1='$(recording 05 gpu_count=1)'; out='$BATS_TEST_TMPDIR/inside'; here='$BATS_TEST_TMPDIR/plots'" \
         "$BATS_TEST_TMPDIR/plots/lab05.gp"
-    run "$REPO_ROOT/tools/slides-plot-layout.py" "$BATS_TEST_TMPDIR"/inside/*.png
+    run "$REPO_ROOT/tools/slides/slides-plot-layout.py" "$BATS_TEST_TMPDIR"/inside/*.png
     assert_failure
     for png in bandwidth host-bandwidth latency streams cpu-sync; do
         assert_output --regexp "lab05-$png\.png: [0-9]+ pixels of the key inside the data area"
     done
     # an image drawn without the check's colours is not passed for want of a key
-    run "$REPO_ROOT/tools/slides-plot-layout.py" "$REPO_ROOT/slides/img/lab05-streams.png"
+    run "$REPO_ROOT/tools/slides/slides-plot-layout.py" "$REPO_ROOT/slides/img/lab05-streams.png"
     assert_failure
     assert_output --partial "LAYOUT_CHECK=1"
 }
@@ -190,7 +190,7 @@ need_host_tools() {
         # badges only in the one legend line that shows all three
         grep 'class="badge' "$d" | grep -v 'badge holds.*badge does_not_hold.*badge untested' &&
             fail "$(basename "$d") writes a badge by hand"
-        run "$REPO_ROOT/tools/slides-numbers.py" literals "$d"
+        run "$REPO_ROOT/tools/slides/slides-numbers.py" literals "$d"
         [ "$status" -eq 0 ] || fail "$(basename "$d") writes measured numbers by hand: $output"
     done
     # the check itself finds a number, a machine's versions and a TODO's line written by hand
@@ -201,7 +201,7 @@ need_host_tools() {
         "Recorded on **{{hw lab03-$first}}** (driver 580.159.04)" "on {{hw lab03-$first}}, CUDA 13.0" \
         '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`' \
         "\`{{todo 02.1}}\` on {{hw lab02-$first}} {{machine lab02-$first}}" >"$BATS_TEST_TMPDIR/hand.md"
-    run "$REPO_ROOT/tools/slides-numbers.py" literals "$BATS_TEST_TMPDIR/hand.md"
+    run "$REPO_ROOT/tools/slides/slides-numbers.py" literals "$BATS_TEST_TMPDIR/hand.md"
     assert_failure
     assert_output "$(printf '%s\n' "a copy at 395.7 GB/s, 4.2×, then $label" 'Recorded on ** ** (driver 580.159.04)' \
         'on  , CUDA 13.0' '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`')"
@@ -243,7 +243,7 @@ need_host_tools() {
     fix=$(basename "$(recording 03 gpu_count=2)" .csv)
     sed -i "s/($fix.csv records no CUDA or driver version)/(CUDA 13.0, driver 580.159.04; $fix.csv)/" "$BATS_TEST_TMPDIR/03.md"
     grep -qF "driver 580.159.04; $fix.csv" "$BATS_TEST_TMPDIR/03.md"
-    run "$REPO_ROOT/tools/slides-numbers.py" sources "$BATS_TEST_TMPDIR/03.md" $(recordings 03)
+    run "$REPO_ROOT/tools/slides/slides-numbers.py" sources "$BATS_TEST_TMPDIR/03.md" $(recordings 03)
     assert_failure
     assert_output --partial "580.159.04"
 }
@@ -255,7 +255,7 @@ need_host_tools() {
     for d in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
         name=$(basename "$d" .md)
         fill "$d" "$BATS_TEST_TMPDIR/$name.md"
-        run "$REPO_ROOT/tools/slides-numbers.py" lines "$BATS_TEST_TMPDIR/$name.md"
+        run "$REPO_ROOT/tools/slides/slides-numbers.py" lines "$BATS_TEST_TMPDIR/$name.md"
         [ "$status" -eq 0 ] || fail "$name points at lines that do not hold its TODO: $output"
     done
     for n in $LABS; do
@@ -264,7 +264,7 @@ need_host_tools() {
     done
     # a line number gone stale is found
     sed -E 's/(p2p_copy\.c):([0-9]+)/\1:1\2/' "$BATS_TEST_TMPDIR/02-memcpy-peer.md" >"$BATS_TEST_TMPDIR/stale.md"
-    run "$REPO_ROOT/tools/slides-numbers.py" lines "$BATS_TEST_TMPDIR/stale.md"
+    run "$REPO_ROOT/tools/slides/slides-numbers.py" lines "$BATS_TEST_TMPDIR/stale.md"
     assert_failure
     assert_output --regexp '^labs/02-memcpy-peer/student/p2p_copy\.c:1[0-9]+$'
     # the very line the student's unit-test driver prints, where it is built and stops at a TODO the deck shows
@@ -303,7 +303,7 @@ need_host_tools() {
                 files+=("$fx" "$BATS_TEST_TMPDIR/$n-$(basename "$fx").verdicts" "$BATS_TEST_TMPDIR/$n-$(basename "$fx").report")
             done
         done
-        run "$REPO_ROOT/tools/slides-numbers.py" sources "$BATS_TEST_TMPDIR/$name.md" "${files[@]}"
+        run "$REPO_ROOT/tools/slides/slides-numbers.py" sources "$BATS_TEST_TMPDIR/$name.md" "${files[@]}"
         [ "$status" -eq 0 ] || fail "$name shows numbers its runs do not hold: $output"
     done
 }
@@ -563,21 +563,21 @@ notes_missing() {
         grep -qE '^<!-- code: [^ ]+ -->$' "$d" || fail "$(basename "$d") has no code page (<!-- code: FILE --> before a fenced block)"
     done
     for d in "$REPO_ROOT"/slides/[0-9][0-9]-*.md; do
-        run "$REPO_ROOT/tools/slides-numbers.py" code "$d"
+        run "$REPO_ROOT/tools/slides/slides-numbers.py" code "$d"
         [ "$status" -eq 0 ] || fail "$(basename "$d"): $output"
     done
     # code that drifted from its file is found: a line changed, lines reordered, a file gone
     d=$(deck 01)
     sed 's/cudaDeviceEnablePeerAccess(peer, 0)/cudaDeviceEnablePeerAccess(peer, 1)/' "$d" >"$BATS_TEST_TMPDIR/changed.md"
-    run "$REPO_ROOT/tools/slides-numbers.py" code "$BATS_TEST_TMPDIR/changed.md"
+    run "$REPO_ROOT/tools/slides/slides-numbers.py" code "$BATS_TEST_TMPDIR/changed.md"
     assert_failure
     assert_output --partial "common/devices.c does not hold, in this order: err = on ? cudaDeviceEnablePeerAccess(peer, 1)"
     awk '/^    if \(err != cudaSuccess\)$/ && !done { held = $0; done = 1; next } held != "" { print; print held; held = ""; next } { print }' \
         "$d" >"$BATS_TEST_TMPDIR/swapped.md"
-    run "$REPO_ROOT/tools/slides-numbers.py" code "$BATS_TEST_TMPDIR/swapped.md"
+    run "$REPO_ROOT/tools/slides/slides-numbers.py" code "$BATS_TEST_TMPDIR/swapped.md"
     assert_failure
     sed 's|<!-- code: common/devices.c -->|<!-- code: common/no-such.c -->|' "$d" >"$BATS_TEST_TMPDIR/gone.md"
-    run "$REPO_ROOT/tools/slides-numbers.py" code "$BATS_TEST_TMPDIR/gone.md"
+    run "$REPO_ROOT/tools/slides/slides-numbers.py" code "$BATS_TEST_TMPDIR/gone.md"
     assert_failure
     assert_output --partial "common/no-such.c does not exist"
 }
@@ -600,14 +600,14 @@ notes_missing() {
         --html "$BATS_TEST_TMPDIR/breaks.md" -o "$BATS_TEST_TMPDIR/breaks.html" >/dev/null 2>&1
     grep -q 'one line of a paragraph' "$BATS_TEST_TMPDIR/breaks.html"
     ! grep -qE 'a paragraph<br ?/?>' "$BATS_TEST_TMPDIR/breaks.html" || fail "Marp turned the line break into <br>"
-    # tools/slides.sh renders with these settings
-    grep -qF -- '--config-file slides/.marprc.yml' "$REPO_ROOT/tools/slides.sh"
+    # tools/slides/slides.sh renders with these settings
+    grep -qF -- '--config-file slides/.marprc.yml' "$REPO_ROOT/tools/slides/slides.sh"
 }
 
 @test "slides: make slides refuses, and says why, where no CJK font is installed" {
     command -v fc-list >/dev/null || skip "fc-list is missing (Debian: fontconfig)"
     printf '<?xml version="1.0"?>\n<fontconfig></fontconfig>\n' >"$BATS_TEST_TMPDIR/fonts.conf"
-    FONTCONFIG_FILE="$BATS_TEST_TMPDIR/fonts.conf" run env BUILD="$BATS_TEST_TMPDIR/build" "$REPO_ROOT/tools/slides.sh"
+    FONTCONFIG_FILE="$BATS_TEST_TMPDIR/fonts.conf" run env BUILD="$BATS_TEST_TMPDIR/build" "$REPO_ROOT/tools/slides/slides.sh"
     assert_failure
     assert_output --partial "no CJK font"
     assert_output --partial "fonts-noto-cjk"
@@ -628,7 +628,7 @@ need_marp() {
 render() {
     need_marp
     need_host_tools
-    run env BUILD="$BUILD_DIR" "$REPO_ROOT/tools/slides.sh" --png
+    run env BUILD="$BUILD_DIR" "$REPO_ROOT/tools/slides/slides.sh" --png
     assert_success
 }
 
@@ -643,7 +643,7 @@ render() {
         assert_file_exists "$BUILD_DIR/slides/$name.html"
     done
     CHROME_PATH=$(command -v chromium || command -v chromium-browser) SLIDES_TOOL="$BUILD_DIR/slides-tool" \
-        run node "$REPO_ROOT/tools/slides-check.mjs" "$BUILD_DIR"/slides/[0-9][0-9]-*.html
+        run node "$REPO_ROOT/tools/slides/slides-check.mjs" "$BUILD_DIR"/slides/[0-9][0-9]-*.html
     [ "$status" -eq 0 ] || fail "the rendered decks: $output"
 }
 
@@ -658,7 +658,7 @@ render() {
     "$BUILD_DIR/slides-tool/node_modules/.bin/marp" --theme-set "$REPO_ROOT/slides/theme" --html --allow-local-files \
         "$md" -o "$BATS_TEST_TMPDIR/zz-overflow.html" >/dev/null 2>&1
     CHROME_PATH=$(command -v chromium || command -v chromium-browser) SLIDES_TOOL="$BUILD_DIR/slides-tool" \
-        run node "$REPO_ROOT/tools/slides-check.mjs" "$BATS_TEST_TMPDIR/zz-overflow.html"
+        run node "$REPO_ROOT/tools/slides/slides-check.mjs" "$BATS_TEST_TMPDIR/zz-overflow.html"
     assert_failure
     assert_output --partial "overflow zz-overflow.html page 1"
     assert_output --partial "image zz-overflow.html page 2: img/no-such.png"
@@ -671,7 +671,7 @@ render() {
         "$md" -o "$BATS_TEST_TMPDIR/zz-cjk.html" >/dev/null 2>&1
     printf '<?xml version="1.0"?>\n<fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir></fontconfig>\n' >"$BATS_TEST_TMPDIR/fonts.conf"
     FONTCONFIG_FILE="$BATS_TEST_TMPDIR/fonts.conf" CHROME_PATH=$(command -v chromium || command -v chromium-browser) \
-        SLIDES_TOOL="$BUILD_DIR/slides-tool" run node "$REPO_ROOT/tools/slides-check.mjs" "$BATS_TEST_TMPDIR/zz-cjk.html"
+        SLIDES_TOOL="$BUILD_DIR/slides-tool" run node "$REPO_ROOT/tools/slides/slides-check.mjs" "$BATS_TEST_TMPDIR/zz-cjk.html"
     assert_failure
     assert_output --partial "cjk zz-cjk.html"
 }

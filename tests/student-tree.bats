@@ -23,7 +23,7 @@ student_test_files() {
     assert_file_exists "$out/handout/p2p-course.tar.gz"
     assert_dir_not_exists "$tree/solutions"
     assert_dir_not_exists "$tree/tests/mistakes"
-    assert_dir_not_exists "$tree/tools/lab-template"
+    assert_dir_not_exists "$tree/tools/authoring/lab-template"
     run grep -rl --include='*.c' --include='*.cu' --include='*.h' 'LAB_SKELETON' "$tree"
     assert_failure
     # Its README is the student's: what to do, in order; nothing of the instructor's.

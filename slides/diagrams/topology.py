@@ -4,7 +4,7 @@
 GPUs with their SMs, copy engines and HBM; the NVLink between a pair of GPUs
 and one GPU's PCIe link to host memory; on each arrow the rate the recorded runs
 measured (lab 05's recordings on the first machine of tests/fixtures/machines.tsv
-with two GPUs joined by NVLink, and on the first with one GPU on PCIe; tools/machines.py),
+with two GPUs joined by NVLink, and on the first with one GPU on PCIe; tools/lib/machines.py),
 read with the same row query the decks use.
 
   slides/diagrams/topology.py | dot -Tsvg -o slides/img/topology.svg
@@ -15,11 +15,11 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location(
-    "slides_fill", os.path.join(here, "..", "..", "tools", "slides-fill.py"))
+    "slides_fill", os.path.join(here, "..", "..", "tools", "slides", "slides-fill.py"))
 fill = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fill)
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
-sys.path.insert(0, os.path.join(here, "..", "..", "tools"))
+sys.path.insert(0, os.path.join(here, "..", "..", "tools", "lib"))
 import machines  # noqa: E402
 
 GIB = "1073741824"

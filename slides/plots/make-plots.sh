@@ -26,7 +26,7 @@
 # the scripts were written for stops the script: the column numbers in
 # slides/plots/*.gp would be wrong.
 #
-# LAYOUT_CHECK=1 draws them for tools/slides-plot-layout.py instead: the
+# LAYOUT_CHECK=1 draws them for tools/slides/slides-plot-layout.py instead: the
 # border cyan and the keys' text magenta (slides/plots/screen.gp), so that
 # the check finds the data area and the key in each image.
 set -euo pipefail
@@ -34,9 +34,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-$root/slides/img}
 fixtures=${FIXTURES:-$root/tests/fixtures}
-machines=$root/tools/machines.py # reads the one table that names the machines
+machines=$root/tools/lib/machines.py # reads the one table that names the machines
 # pick LAB COL=VALUE...: the path of lab LAB's first recording made on a
-# machine with these columns (tools/machines.py), or nothing, saying so.
+# machine with these columns (tools/lib/machines.py), or nothing, saying so.
 pick() {
     local lab=$1 f
     shift

@@ -5,7 +5,7 @@
 #
 # Every plot keeps its key outside the data area. With layout_check defined
 # (make-plots.sh under LAYOUT_CHECK=1) the border is drawn cyan and the key's
-# text magenta, so that tools/slides-plot-layout.py can find both in the
+# text magenta, so that tools/slides/slides-plot-layout.py can find both in the
 # image and hold the one outside the other.
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal pngcairo size 1200,560 noenhanced font "Liberation Sans,20" linewidth 2

@@ -435,7 +435,7 @@ stand_in_run() { driver_run stand-in "$@"; }
 threads_run() { driver_run threads "$@"; }
 
 # driver_run KIND NN [ARGS...]: run lab NN's KIND test driver
-# ($BUILD_DIR/$LAB_BUILD/KIND/NN-*, tools/test-drivers.sh) with ARGS; $output
+# ($BUILD_DIR/$LAB_BUILD/KIND/NN-*, tools/grading/test-drivers.sh) with ARGS; $output
 # and $status as `run` leaves them, what the program said shown on a failure,
 # an unfinished TODO failed with its own message.
 driver_run() {

@@ -308,7 +308,7 @@ lab05_rows_of_its_machine() {
 # lab05_check_host_bars FILE NVBANDWIDTH.json...: GPU a's host link (its best
 # at 64 MiB or more, its least load latency; FILE may hold the rows of several
 # runs) against the best of the nvbandwidth runs given on the same GPU
-# (tools/nvbandwidth_rows.py): at least 0.98x of each copy-engine and SM
+# (tools/report/nvbandwidth_rows.py): at least 0.98x of each copy-engine and SM
 # transfer, a load from host memory at most 1.02x of nvbandwidth's latency.
 # Where nvbandwidth's own runs of a transfer differ by more than 2%, the bar is
 # its slower run, but never under 0.75x its best (a figure halved by a mistake
@@ -319,7 +319,7 @@ lab05_rows_of_its_machine() {
 lab05_check_host_bars() {
     local csv=$1 reference="$BATS_TEST_TMPDIR/nvbandwidth-rows.csv"
     shift
-    python3 "$REPO_ROOT/tools/nvbandwidth_rows.py" "$@" >"$reference" || return 1
+    python3 "$REPO_ROOT/tools/report/nvbandwidth_rows.py" "$@" >"$reference" || return 1
     rows_awk "$LAB05_AWK_LIB"'
         function dir() { return f("src") < 0 ? "h2d" : "d2h" }
         function gpu_a() { return (f("src") < 0 ? f("dst") : f("src")) == a }

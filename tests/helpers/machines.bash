@@ -1,6 +1,6 @@
 # The machines the course has recordings of, and their recordings, from the one
 # table tests/fixtures/machines.tsv (one row a machine, its columns read by
-# name; tools/machines.py answers the same for the tools). A recording is
+# name; tools/lib/machines.py answers the same for the tools). A recording is
 # tests/fixtures/labNN-SUFFIX.csv, made on the machine of row SUFFIX, with its
 # command in labNN-SUFFIX.cmd. No test names a machine or a suffix: a test
 # about every recording loops over `recordings NN`; a test about one kind of

@@ -4,11 +4,11 @@
 tests/handouts.bats, chosen from the data so that a new recording needs no new test.
 
 Prints one line: NVB R2 R1 OFF DIGIT LAB LAB1
-  NVB    an nvbandwidth bandwidth as its converter writes it (tools/nvbandwidth_rows.py)
+  NVB    an nvbandwidth bandwidth as its converter writes it (tools/report/nvbandwidth_rows.py)
   R2 R1  NVB rounded to 2 and 1 decimals; none of the three is written in a CSV fixture
   OFF    R1 one decimal up, DIGIT NVB one last digit up: neither is written in a CSV fixture,
          nor is any nvbandwidth figure (bandwidth or latency) rounded to 0-3 decimals, nor is
-         a figure tools/handout-figures.tsv lists
+         a figure tools/authoring/handout-figures.tsv lists
   LAB    a lab each-way GB/s figure as written, LAB1 its rounding to 1 decimal, written nowhere
 Exits 1 when the recording offers none.
 """
@@ -19,7 +19,7 @@ import sys
 
 tools = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
-sys.path.insert(0, tools)
+sys.path[:0] = [os.path.join(tools, "lib"), os.path.join(tools, "report")]
 import machines  # noqa: E402
 import nvbandwidth_rows  # noqa: E402
 

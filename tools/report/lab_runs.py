@@ -137,7 +137,7 @@ def nvbandwidth(run, tag):
         return
     run.say(f"nvbandwidth ({tag} the labs) ...")
     out = os.path.join(run.work, "data", f"nvbandwidth-{tag}.json")
-    done = subprocess.run([os.path.join("tools", "nvbandwidth.sh"), run.nvbandwidth, out],
+    done = subprocess.run([os.path.join("tools", "report", "nvbandwidth.sh"), run.nvbandwidth, out],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           errors="replace")
     if done.returncode != 0:

@@ -35,7 +35,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(1, os.path.dirname(HERE))  # tools/: the modules shared with other tools
+sys.path.insert(1, os.path.join(os.path.dirname(HERE), "lib"))  # tools/lib/: the readers shared with other tools
 
 import lab_runs  # noqa: E402
 import ledger  # noqa: E402

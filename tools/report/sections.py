@@ -63,7 +63,7 @@ def origin(fixture):
     try:
         text = converted.sentence(fixture)
     except SystemExit as e:  # converted.py's table cannot be read
-        print(f"run_report: tools/converted.py cannot say where {fixture} came from: {e}",
+        print(f"run_report: tools/lib/converted.py cannot say where {fixture} came from: {e}",
               file=sys.stderr)
         return ""
     return f"{text}\n\n" if text else ""

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /** The host-link transfers held to nvbandwidth: lab 05's rows beside nvbandwidth's testcase
- *  of the same transfer (tools/nvbandwidth_rows.py gives its rows). */
+ *  of the same transfer (tools/report/nvbandwidth_rows.py gives its rows). */
 static const struct {
     const char *what, *experiment, *variant, *mode, *testcase;
     int to_gpu; /* 1 host -> GPU, 0 GPU -> host */
@@ -126,7 +126,7 @@ static void host_bars(const lab_rows *rows, FILE *out)
                 g ? g->value : "not in its device list", runs, runs > 1 ? "s" : "");
     } else {
         fprintf(out, ". No nvbandwidth run beside it: `make run NVBANDWIDTH=/path/to/nvbandwidth`"
-                " runs nvbandwidth v0.8 before and after the labs (tools/nvbandwidth.sh).\n");
+                " runs nvbandwidth v0.8 before and after the labs (tools/report/nvbandwidth.sh).\n");
     }
     fprintf(out, "\n| transfer | here GB/s | peak | nvbandwidth | ratio |\n"
                  "| --- | --- | --- | --- | --- |\n");
