@@ -468,7 +468,7 @@ f = {p: float(r["gbps"]) for p in sys.argv[2:] for r in n.rows([p])
      if r["variant"] == "device_to_host_memcpy_ce"}
 lo, hi = sorted(f.values())
 assert hi > lo * 1.0001, f
-print(min(f, key=f.get), 0.49 * (lo + hi))' "$REPO_ROOT/tools" "${runs[@]}")
+print(min(f, key=f.get), 0.49 * (lo + hi))' "$REPO_ROOT/tools/report" "${runs[@]}")
     rows_edit -v v="$between" \
         'f("experiment") == "ce_bandwidth" && f("route") == "host" && f("src") >= 0 && f("mode") == "one_way" && f("bytes") >= 67108864 { set("gbps", v) }' \
         "$fx" >"$file"
