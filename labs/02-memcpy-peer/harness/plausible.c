@@ -111,13 +111,15 @@ typedef struct arg_case {
     int needs_two;      /**< 1: it needs a second GPU (skipped, with a row saying so, on one) */
 } arg_case;
 
+/** A case of both copy calls, p2p_copy and p2p_copy_async. */
+#define COPY_CASE(name, status, two)                                                       \
+    {name, "p2p_copy", status, two}, { name, "p2p_copy_async", status, two }
+
 /** Every case of every call; the float cases go through p2p_copy_floats. */
 static const arg_case arg_cases[] = {
     {"size_overflow", "p2p_copy_floats", "P2P_ERR_SIZE_OVERFLOW", 0},
     {"zero_count", "p2p_copy_floats", "P2P_ERR_ZERO_SIZE", 0},
     {"valid_count", "p2p_copy_floats", "P2P_OK", 0},
-#define COPY_CASE(name, status, two)                                                       \
-    {name, "p2p_copy", status, two}, { name, "p2p_copy_async", status, two }
     COPY_CASE("null_dst", "P2P_ERR_NULL_DST", 0),
     COPY_CASE("null_src", "P2P_ERR_NULL_SRC", 0),
     COPY_CASE("zero_bytes", "P2P_ERR_ZERO_SIZE", 0),
