@@ -72,11 +72,11 @@ static void rate_row(const lab_row *r, const char *row, said *s)
         ((n >= 7 && is(r->variant + n - 7, "no_sync")) || strncmp(r->variant, "clock_", 6) == 0))
         return;
     const double top = (double)r->bytes * copies(r) / (r->us.min * 1000), peak = r->peak_gbps;
-    if (peak > 0 && top > 1.02 * peak)
+    if (peak != 0 && top > 1.02 * peak)
         bad(s, "%s: %g GB/s is above the peak %g", row, top, peak);
     /* A floor a correct copy reaches on its link: at 64 MiB or more, a copy-engine or SM copy
      * moves at least a fifth of the link peak. */
-    if (peak > 0 && r->bytes >= FLOOR_FROM &&
+    if (peak != 0 && r->bytes >= FLOOR_FROM &&
         (is(r->experiment, "ce_bandwidth") || is(r->experiment, "sm_bandwidth")) &&
         !is(r->route, "peer_off") && r->gbps < 0.2 * peak)
         bad(s, "%s: %g GB/s is below a fifth of the link peak %g", row, r->gbps, peak);
@@ -127,11 +127,15 @@ static int same_sweep(const lab_row *q, const lab_row *r)
 static void sweep_never_falls(const lab_rows *rows, const lab_row *first, const char *k,
                               said *s)
 {
-    for (const lab_row *x = first; x < rows->row + rows->count; x++)
-        for (const lab_row *y = x + 1; same_sweep(x, first) && y < rows->row + rows->count; y++)
+    const lab_row *end = rows->row + rows->count;
+    for (const lab_row *x = first; x < end; x++) {
+        if (!same_sweep(x, first))
+            continue;
+        for (const lab_row *y = x + 1; y < end; y++)
             if (same_sweep(y, first) && y->gbps < 0.7 * x->gbps)
                 bad(s, "%s: %g GB/s at %zu B falls below 0.7 x %g GB/s at %zu B", k, y->gbps,
                     y->bytes, x->gbps, x->bytes);
+    }
 }
 
 /** @brief The sweep whose first row is @p i: 3+ sizes, ascending, rising with size and not
