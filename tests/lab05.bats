@@ -230,7 +230,7 @@ host_gpu() {
     assert_equal "$status" 0
     [ "$(col verified experiment=link variant=datasheet_nvlink4)" = 1 ] || fail "NVLink 4's per-link rate is not verified"
     [ "$(col verified experiment=link variant=datasheet_pcie5)" = 1 ] || fail "PCIe 5's lane rate is not verified"
-    run lab05_check_link "$CAPTURED_CSV"
+    run lab05_check_rows "$CAPTURED_CSV"
     assert_success
 }
 
@@ -247,7 +247,7 @@ host_gpu() {
         size=$(col gbps experiment=sm_bandwidth variant="$1" route=host src="$2" dst="$3" bytes=268435456)
         assert_float "$size" '>' 1
     done
-    run lab05_check_times "$CAPTURED_CSV"
+    run lab05_check_rows "$CAPTURED_CSV"
     assert_success
 }
 
@@ -259,7 +259,7 @@ host_gpu() {
         run col gbps experiment=sm_bandwidth variant=$v route=peer src=$P2P_A dst=$P2P_B mode=one_way bytes=268435456
         assert_float "$output" '>' 0
     done
-    run lab05_check_sweeps "$CAPTURED_CSV"
+    run lab05_check_rows "$CAPTURED_CSV"
     assert_success
 }
 
@@ -271,7 +271,7 @@ host_gpu() {
     refute_output --partial 0
     run col median_us experiment=pointer_chase variant=chase route=host mode=beyond_l2
     assert_float "$output" '>' 0.2
-    run lab05_check_latency "$CAPTURED_CSV"
+    run lab05_check_rows "$CAPTURED_CSV"
     assert_success
 }
 
@@ -282,7 +282,7 @@ host_gpu() {
     run col median_us experiment=pingpong variant=gpu_cpu route=host
     assert_float "$output" '>' 0.2
     assert_float "$output" '<' 20
-    run lab05_check_latency "$CAPTURED_CSV"
+    run lab05_check_rows "$CAPTURED_CSV"
     assert_success
 }
 
@@ -296,7 +296,7 @@ host_gpu() {
     run col median_us experiment=pingpong variant=cpu_gpu route=host
     assert_float "$output" '>' 0.2
     assert_float "$output" '<' 20
-    run lab05_check_latency "$CAPTURED_CSV"
+    run lab05_check_rows "$CAPTURED_CSV"
     assert_success
 }
 
@@ -327,7 +327,7 @@ host_gpu() {
         assert_float "$nosync" '<' "$event"
         assert_float "$sync" '>=' "$(awk -v e="$event" 'BEGIN { print 0.95 * e }')"
     done
-    run lab05_check_pitfalls "$CAPTURED_CSV"
+    run lab05_check_rows "$CAPTURED_CSV"
     assert_success
 }
 
@@ -392,7 +392,7 @@ host_gpu() {
 # bats test_tags=points:1
 @test "05: every claim has a verdict, the one the host tool recomputes" {
     rows quick
-    run lab05_check_claims "$(quick_csv)"
+    run lab05_check_rows "$(quick_csv)"
     assert_success
     run "$(host_tool 05)" check "$(quick_csv)"
     assert_success
@@ -886,10 +886,10 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
     # A GPU clock that also counted the warm-up: the GPU-timed row 1.3x the host-timed one.
     rows_edit -v us="$us" 'f("experiment") == "pingpong" && f("variant") == "cpu_gpu" { set("median_us", us / 1.3); set("min_us", f("median_us")); set("max_us", f("median_us")) }' \
         "$fx" >"$file"
-    run lab05_check_latency "$file"
+    run lab05_check_rows "$file"
     assert_failure
     assert_output --partial "differ by more than 1.25x"
-    run lab05_check_latency "$fx"
+    run lab05_check_rows "$fx"
     assert_success
 }
 

@@ -42,4 +42,10 @@ const char *lab05_ends(const lab_row *r, char *out, size_t len);
 /** @brief The report section: the bandwidth and latency summary as Markdown (report.c). */
 void lab05_report(const lab_rows *rows, FILE *out);
 
+/**
+ * @brief The rules every run's rows obey (plausible.c; lab_host_part.plausible): prints each
+ *        broken one to @p out, a line each, and returns how many.
+ */
+int lab05_plausible(const lab_rows *rows, FILE *out);
+
 #endif /* LAB05_VERDICTS_H */
