@@ -99,8 +99,9 @@ $(COMMON_HOST_LIB): $(COMMON_HOST_OBJS)
 # student's files, generated from solutions/NN-name/ by unifdef). The
 # reference program links the harness with solutions/NN-name/, the
 # student's program the same harness with $(STUDENT_ROOT)/NN-name/student/.
-# The host part (harness/verdicts.c, harness/report.c) also builds the lab's
-# host tool, $(BUILD)/host/NN-name, which needs no GPU.
+# The host part (harness/verdicts.c, harness/report.c, harness/plausible.c:
+# the rules of the rows) also builds the lab's host tool,
+# $(BUILD)/host/NN-name, which needs no GPU.
 STUDENT_ROOT ?= labs
 
 # lab_rules(variant, student source dir, lab name, extra C flags, extra nvcc flags)
@@ -137,7 +138,7 @@ harness_$(1)_SRCS := $$(sort $$(wildcard labs/$(1)/harness/*.cu labs/$(1)/harnes
 harness_$(1)_OBJS := $$(patsubst labs/$(1)/harness/%,$(BUILD)/harness/$(1)/%.o,$$(harness_$(1)_SRCS))
 harness_$(1)_LINK := $$(harness_$(1)_OBJS) $(BUILD)/common/lab_main.c.o
 harness_$(1)_INC := -I labs/$(1)/harness
-host_$(1)_OBJS := $$(patsubst labs/$(1)/harness/%,$(BUILD)/harness/$(1)/%.o,$$(wildcard labs/$(1)/harness/verdicts.c labs/$(1)/harness/report.c))
+host_$(1)_OBJS := $$(patsubst labs/$(1)/harness/%,$(BUILD)/harness/$(1)/%.o,$$(wildcard labs/$(1)/harness/verdicts.c labs/$(1)/harness/report.c labs/$(1)/harness/plausible.c))
 HOST_TOOLS += $(BUILD)/host/$(1)
 
 $(BUILD)/harness/$(1)/%.cu.o: labs/$(1)/harness/%.cu
