@@ -6,7 +6,6 @@
 #include "claims.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 /** GB/s of array bytes over a link (peer or host): above NVLink 4 (450 GB/s one way),
@@ -40,41 +39,33 @@ static int one_of(const char *word, const char *const *list)
     return 0;
 }
 
-/** @brief Say a broken rule on a line of its own and count it. */
-__attribute__((format(printf, 2, 3))) static void bad(check *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(c->out, fmt, ap);
-    va_end(ap);
-    fputc('\n', c->out);
-    c->broken++;
-}
+/** Say a broken rule (printf's arguments) of check @p c on a line of its own and count it. */
+#define BAD(c, ...) ((void)fprintf((c)->out, __VA_ARGS__), fputc('\n', (c)->out), (c)->broken++)
 
 /** @brief The rules of a timed row (transfer, stride); @p what names it. */
 static void timed(check *c, const lab_row *r, const char *what)
 {
     const double ceiling = strcmp(r->route, "loopback") == 0 ? LOCAL_CEILING : LINK_CEILING;
     if (r->verified != 1)
-        bad(c, "%s: not verified (verified=%d)", what, r->verified);
+        BAD(c, "%s: not verified (verified=%d)", what, r->verified);
     if (r->us.count == 0 || r->gbps == 0.0) {
-        bad(c, "%s: a time or rate is not a number", what);
+        BAD(c, "%s: a time or rate is not a number", what);
         return;
     }
     if (r->us.min <= 0)
-        bad(c, "%s: a time is not positive", what);
+        BAD(c, "%s: a time is not positive", what);
     if (r->us.min > r->us.median || r->us.median > r->us.max)
-        bad(c, "%s: min <= median <= max does not hold", what);
+        BAD(c, "%s: min <= median <= max does not hold", what);
     if (c->reps < 0)
         c->reps = (long)r->us.count;
     else if ((long)r->us.count != c->reps)
-        bad(c, "%s: %zu repetitions, other rows have %ld", what, r->us.count, c->reps);
+        BAD(c, "%s: %zu repetitions, other rows have %ld", what, r->us.count, c->reps);
     const double want = (double)r->bytes / 1e3 / r->us.median;
     if (fabs(r->gbps - want) > 0.02 * want + 0.01)
-        bad(c, "%s: %.3f GB/s does not match %zu bytes in %.9g us", what, r->gbps, r->bytes,
+        BAD(c, "%s: %.3f GB/s does not match %zu bytes in %.9g us", what, r->gbps, r->bytes,
             r->us.median);
     if (r->gbps > ceiling)
-        bad(c, "%s: %.3f GB/s is above the physical ceiling of %.0f GB/s", what, r->gbps,
+        BAD(c, "%s: %.3f GB/s is above the physical ceiling of %.0f GB/s", what, r->gbps,
             ceiling);
 }
 
@@ -84,7 +75,7 @@ static void row_rules(check *c, const lab_row *r)
     char what[160];
     const char *e = r->experiment;
     if (!one_of(r->route, ROUTES)) {
-        bad(c, "%s %s: unknown route %s", e, r->variant, r->route);
+        BAD(c, "%s %s: unknown route %s", e, r->variant, r->route);
         return;
     }
     if (!strcmp(e, "machine") || !strcmp(e, "claim") || !strcmp(r->variant, "skipped") ||
@@ -99,10 +90,10 @@ static void row_rules(check *c, const lab_row *r)
         timed(c, r, what);
     } else if (!strcmp(e, "bounds")) {
         if (r->verified != 1)
-            bad(c, "bounds %s on %s (%ld floats, %s): not verified", r->variant, r->route,
+            BAD(c, "bounds %s on %s (%ld floats, %s): not verified", r->variant, r->route,
                 r->count, r->mode);
     } else {
-        bad(c, "unknown experiment %s", e);
+        BAD(c, "unknown experiment %s", e);
     }
 }
 
@@ -177,13 +168,13 @@ static void variants(check *c, const lab_rows *rows, const char *route, size_t l
         for (size_t s = lo; s != 0; s = next_size(rows, route, s)) {
             const size_t n = rows_of(rows, "transfer", *v, route, s);
             if (n != 1)
-                bad(c, "transfer %s on %s at %zu bytes: expected one row, found %zu", *v,
+                BAD(c, "transfer %s on %s at %zu bytes: expected one row, found %zu", *v,
                     route, s, n);
         }
         const double low = at(rows, "transfer", *v, route, NULL, lo)->gbps;
         const double high = at(rows, "transfer", *v, route, NULL, hi)->gbps;
         if (hi >= 64 * lo && high <= low)
-            bad(c, "transfer %s on %s: bandwidth does not rise with size (%.3f GB/s at %zu "
+            BAD(c, "transfer %s on %s: bandwidth does not rise with size (%.3f GB/s at %zu "
                 "bytes, %.3f at %zu)", *v, route, low, lo, high, hi);
     }
 }
@@ -196,7 +187,7 @@ static void sweep(check *c, const lab_rows *rows, const char *route)
     size_t hi = lo;
     for (size_t s = lo, n; s != 0 && (n = next_size(rows, route, s)) != 0; s = n) {
         if (next_size(rows, route, n) != 0 && n != 4 * s)
-            bad(c, "transfer sizes on %s are not a x4 sweep (%zu then %zu)", route, s, n);
+            BAD(c, "transfer sizes on %s are not a x4 sweep (%zu then %zu)", route, s, n);
         hi = n;
     }
     variants(c, rows, route, lo, hi);
@@ -204,7 +195,7 @@ static void sweep(check *c, const lab_rows *rows, const char *route)
     const double copy = at(rows, "transfer", "copy_only", route, NULL, hi)->us.median;
     if (hi >= ((size_t)16 << 20) && rows_of(rows, "transfer", "copy_only", route, 0) > 0 &&
         both < 0.9 * copy)
-        bad(c, "copy_then_compute on %s at %zu bytes (%.9g us) is faster than its own copy "
+        BAD(c, "copy_then_compute on %s at %zu bytes (%.9g us) is faster than its own copy "
             "(%.9g us)", route, hi, both, copy);
 }
 
@@ -218,13 +209,13 @@ static void strides(check *c, const lab_rows *rows, const char *route)
         snprintf(variant, sizeof variant, "stride_%d", stride);
         const size_t n = rows_of(rows, "stride", variant, route, 0);
         if (n != 1)
-            bad(c, "%s on %s: expected one row, found %zu", variant, route, n);
+            BAD(c, "%s on %s: expected one row, found %zu", variant, route, n);
     }
     const double factor = strcmp(route, "peer") == 0 ? 2 : 1;
     const double one = at(rows, "stride", "stride_1", route, NULL, 0)->gbps;
     const double wide = at(rows, "stride", "stride_32", route, NULL, 0)->gbps;
     if (strcmp(route, "loopback") != 0 && one <= factor * wide)
-        bad(c, "coalesced reads over %s (stride 1, %.3f GB/s) are not clearly faster than "
+        BAD(c, "coalesced reads over %s (stride 1, %.3f GB/s) are not clearly faster than "
             "stride 32 (%.3f GB/s)", route, one, wide);
 }
 
@@ -257,31 +248,31 @@ static int has(const lab_rows *rows, const char *mode, const char *variant)
 static void fault(check *c, const lab_rows *rows, const char *mode)
 {
     if (!has(rows, mode, "outcome")) {
-        bad(c, "fault %s: no outcome", mode);
+        BAD(c, "fault %s: no outcome", mode);
         return;
     }
     const char *o = said(rows, mode, "outcome"), *sync = said(rows, mode, "sync");
     if (!one_of(o, OUTCOMES))
-        bad(c, "fault outcome %s is not one of the known outcomes", o);
+        BAD(c, "fault outcome %s is not one of the known outcomes", o);
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
         if (!strcmp(r->experiment, "fault") && !strcmp(r->mode, mode) &&
             one_of(r->variant, CALLS) && !error_name(r->value))
-            bad(c, "fault %s is %s, not a CUDA error name", r->variant, r->value);
+            BAD(c, "fault %s is %s, not a CUDA error name", r->variant, r->value);
     }
     if (!strcmp(o, "fault") && !strcmp(said(rows, mode, "launch"), "cudaSuccess") &&
         !strcmp(sync, "cudaSuccess"))
-        bad(c, "fault outcome is fault, yet launch and synchronize both succeeded");
+        BAD(c, "fault outcome is fault, yet launch and synchronize both succeeded");
     if (!strcmp(o, "silent_success") &&
         (strcmp(sync, "cudaSuccess") || strcmp(said(rows, mode, "data"), "correct")))
-        bad(c, "fault outcome is silent_success, yet synchronize said %s and the data was %s",
+        BAD(c, "fault outcome is silent_success, yet synchronize said %s and the data was %s",
             sync, said(rows, mode, "data"));
     if (!strcmp(o, "hang") && strcmp(said(rows, mode, "signal"), "9"))
-        bad(c, "fault outcome is hang, yet the child was not killed");
+        BAD(c, "fault outcome is hang, yet the child was not killed");
     if (!strcmp(o, "not_run") && !has(rows, mode, "reason"))
-        bad(c, "fault outcome is not_run without a reason");
+        BAD(c, "fault outcome is not_run without a reason");
     if (!strcmp(mode, "one_way") && strcmp(said(rows, mode, "reverse_enabled"), "cudaSuccess"))
-        bad(c, "fault one_way: enabling access the other way returned %s",
+        BAD(c, "fault one_way: enabling access the other way returned %s",
             said(rows, mode, "reverse_enabled"));
 }
 
