@@ -411,6 +411,24 @@ checked_rows_and_verdicts() {
     return "$status"
 }
 
+# checked_by_host_tool NN FILE SAID: a lab's run checker on a result file: SAID and
+# line 1 of FILE printed unless it is the result header; then lab NN's host tool's
+# check, which recomputes the verdicts and judges the rules of the rows (the lab's
+# harness/plausible.c), each line it says printed after "labNN: ". Fails when
+# anything is wrong.
+checked_by_host_tool() {
+    local lab=$1 file=$2 said=$3 tool status=0 first
+    first=$(head -1 "$file")
+    if [ "$first" != "$(head -1 "$FIXTURES/rows-header.csv")" ]; then
+        echo "lab$lab: $said$first"
+        status=1
+    fi
+    tool=$(host_tool "$lab") || return 1
+    "$tool" check "$file" 2>&1 | sed "s/^/lab$lab: /"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+    return "$status"
+}
+
 # run_checker CHECKER FILE: run it, keep what it said in $checker_output.
 run_checker() {
     checker_output=$("$1" "$2" 2>&1)
