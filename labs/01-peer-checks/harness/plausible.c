@@ -40,18 +40,19 @@ static int cuda(const char *text)
     return strncmp(text, "cuda", 4) == 0;
 }
 
-/** @brief Is @p text digits, with a '.' between two runs of them when @p dot (else a '-'
- *         before them may be)? */
-static int digits(const char *text, int dot)
+/** @brief Is @p text an integer: digits, a '-' before them or not? */
+static int integer(const char *text)
 {
-    const char *p = text + (!dot && *text == '-');
+    const char *p = text + (*text == '-');
     const size_t n = strspn(p, "0123456789");
-    if (n == 0)
-        return 0;
-    if (!dot)
-        return p[n] == '\0';
-    return p[n] == '.' && strspn(p + n + 1, "0123456789") > 0 &&
-           p[n + 1 + strspn(p + n + 1, "0123456789")] == '\0';
+    return n > 0 && p[n] == '\0';
+}
+
+/** @brief Is @p text a compute capability: digits, a '.', digits? */
+static int capability(const char *text)
+{
+    const size_t n = strspn(text, "0123456789");
+    return n > 0 && text[n] == '.' && text[n + 1] != '-' && integer(text + n + 1);
 }
 
 /** @brief The rules of one row by itself; counts the GPUs of gpus and matrix in @p gpus and
@@ -86,7 +87,7 @@ static void gpu(check *c, int i)
         if (value(c, "gpus", field[k], i, -1)[0] == '\0')
             BAD(c, "GPU %d has no %s", i, field[k]);
     const char *cc = value(c, "gpus", "compute_capability", i, -1);
-    if (!digits(cc, 1))
+    if (!capability(cc))
         BAD(c, "GPU %d compute capability is %s", i, cc);
 }
 
@@ -111,7 +112,7 @@ static void attributes(check *c, int i, int j, const char *can)
     if (!ran(c, "attributes"))
         return;
     for (size_t k = 0; k < sizeof attr / sizeof attr[0]; k++)
-        if (!digits(value(c, "attributes", attr[k], i, j), 0))
+        if (!integer(value(c, "attributes", attr[k], i, j)))
             BAD(c, "no %s for %d->%d", attr[k], i, j);
     if (strcmp(value(c, "attributes", "access_supported", i, j), can) != 0)
         BAD(c, "access_supported and can_access_peer disagree for %d->%d", i, j);
