@@ -48,7 +48,7 @@ static void timed(check *c, const lab_row *r, const char *what)
     const double ceiling = strcmp(r->route, "loopback") == 0 ? LOCAL_CEILING : LINK_CEILING;
     if (r->verified != 1)
         BAD(c, "%s: not verified (verified=%d)", what, r->verified);
-    if (r->us.count == 0 || r->gbps == 0.0) {
+    if ((r->us.median == 0 && r->us.min == 0 && r->us.max == 0) || r->gbps == 0.0) {
         BAD(c, "%s: a time or rate is not a number", what);
         return;
     }
@@ -62,10 +62,10 @@ static void timed(check *c, const lab_row *r, const char *what)
         BAD(c, "%s: %zu repetitions, other rows have %ld", what, r->us.count, c->reps);
     const double want = (double)r->bytes / 1e3 / r->us.median;
     if (fabs(r->gbps - want) > 0.02 * want + 0.01)
-        BAD(c, "%s: %.3f GB/s does not match %zu bytes in %.9g us", what, r->gbps, r->bytes,
+        BAD(c, "%s: %.9g GB/s does not match %zu bytes in %.9g us", what, r->gbps, r->bytes,
             r->us.median);
     if (r->gbps > ceiling)
-        BAD(c, "%s: %.3f GB/s is above the physical ceiling of %.0f GB/s", what, r->gbps,
+        BAD(c, "%s: %.9g GB/s is above the physical ceiling of %.0f GB/s", what, r->gbps,
             ceiling);
 }
 
@@ -174,8 +174,8 @@ static void variants(check *c, const lab_rows *rows, const char *route, size_t l
         const double low = at(rows, "transfer", *v, route, NULL, lo)->gbps;
         const double high = at(rows, "transfer", *v, route, NULL, hi)->gbps;
         if (hi >= 64 * lo && high <= low)
-            BAD(c, "transfer %s on %s: bandwidth does not rise with size (%.3f GB/s at %zu "
-                "bytes, %.3f at %zu)", *v, route, low, lo, high, hi);
+            BAD(c, "transfer %s on %s: bandwidth does not rise with size (%.9g GB/s at %zu "
+                "bytes, %.9g at %zu)", *v, route, low, lo, high, hi);
     }
 }
 
@@ -215,8 +215,8 @@ static void strides(check *c, const lab_rows *rows, const char *route)
     const double one = at(rows, "stride", "stride_1", route, NULL, 0)->gbps;
     const double wide = at(rows, "stride", "stride_32", route, NULL, 0)->gbps;
     if (strcmp(route, "loopback") != 0 && one <= factor * wide)
-        BAD(c, "coalesced reads over %s (stride 1, %.3f GB/s) are not clearly faster than "
-            "stride 32 (%.3f GB/s)", route, one, wide);
+        BAD(c, "coalesced reads over %s (stride 1, %.9g GB/s) are not clearly faster than "
+            "stride 32 (%.9g GB/s)", route, one, wide);
 }
 
 /** @brief Is @p value "-", cudaSuccess or a cudaError name? */
