@@ -28,8 +28,10 @@ static double d(const lab_row *r, const char *key, int *found)
     const size_t n = strlen(key);
     for (const char *p = r->detail; (p = strstr(p, key)) != NULL; p++) {
         char *end;
+        if ((p != r->detail && p[-1] != ' ') || p[n] != '=')
+            continue;
         const double value = strtod(p + n + 1, &end);
-        if ((p == r->detail || p[-1] == ' ') && p[n] == '=' && end != p + n + 1) {
+        if (end != p + n + 1) {
             if (found != NULL)
                 *found = 1;
             return value;
@@ -52,7 +54,7 @@ static int value_is(const lab_row *r, long want)
 static const char *time_fault(const lab_row *r)
 {
     const lab_stats *t = &r->us;
-    if (t->count == 0 && t->median == 0 && t->min == 0 && t->max == 0)
+    if (t->median == 0 && t->min == 0 && t->max == 0) /* empty fields */
         return "a time is not a number";
     if (t->min <= 0)
         return "a time is not positive";
