@@ -99,8 +99,9 @@ $(COMMON_HOST_LIB): $(COMMON_HOST_OBJS)
 # student's files, generated from solutions/NN-name/ by unifdef). The
 # reference program links the harness with solutions/NN-name/, the
 # student's program the same harness with $(STUDENT_ROOT)/NN-name/student/.
-# The host part (harness/verdicts.c, harness/report.c, harness/plausible.c)
-# also builds the lab's host tool, $(BUILD)/host/NN-name, which needs no GPU.
+# The host part (harness/verdicts.c, harness/report.c, harness/plausible.c:
+# the rules of the rows) also builds the lab's host tool,
+# $(BUILD)/host/NN-name, which needs no GPU.
 STUDENT_ROOT ?= labs
 
 # lab_rules(variant, student source dir, lab name, extra C flags, extra nvcc flags)

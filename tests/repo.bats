@@ -949,8 +949,7 @@ positional_reads() {
 $hits"
     # The guard sees a planted read: a checker's field by number, cut -d, in a test.
     mkdir -p "$BATS_TEST_TMPDIR/tests/helpers"
-    cp "$REPO_ROOT/tests/helpers/lab03.bash" "$BATS_TEST_TMPDIR/tests/helpers/lab03.bash"
-    sed -i '0,/f("median_us")/s//$10/' "$BATS_TEST_TMPDIR/tests/helpers/lab03.bash"
+    printf 'lab03_planted() {\n    rows_awk %s "$1"\n}\n' "'{ print \$10 }'" >"$BATS_TEST_TMPDIR/tests/helpers/lab03.bash"
     printf 'judged=$(cut -d%s -f2 "$fx")\n' , >"$BATS_TEST_TMPDIR/tests/planted.bats"
     hits=$(cd "$BATS_TEST_TMPDIR" && positional_reads tests/helpers/lab03.bash tests/planted.bats)
     [ "$(grep -c '^tests/helpers/lab03.bash:[0-9]*: .*[$]10' <<<"$hits")" = 1 ] &&

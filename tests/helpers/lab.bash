@@ -393,21 +393,21 @@ assert_checker_accepts_all() {
     done
 }
 
-# checked_rows_and_verdicts NN FILE CHECK SAID: a lab's run checker on a result file:
-# CHECK FILE (rules that read the rows by name) where line 1 of FILE is the result
-# header, else SAID and that line printed in its place; then the recomputed verdicts
-# (lab NN's host tool's check). Prints what is wrong; fails when anything is.
-checked_rows_and_verdicts() {
-    local lab=$1 file=$2 check=$3 said=$4 tool status=0 first
+# checked_by_host_tool NN FILE SAID: a lab's run checker on a result file: SAID and
+# line 1 of FILE printed unless it is the result header; then lab NN's host tool's
+# check, which recomputes the verdicts and judges the rules of the rows (the lab's
+# harness/plausible.c), each line it says printed after "labNN: ". Fails when
+# anything is wrong.
+checked_by_host_tool() {
+    local lab=$1 file=$2 said=$3 tool status=0 first
     first=$(head -1 "$file")
     if [ "$first" != "$(head -1 "$FIXTURES/rows-header.csv")" ]; then
-        echo "$said$first"
+        echo "lab$lab: $said$first"
         status=1
-    else
-        "$check" "$file" || status=1
     fi
     tool=$(host_tool "$lab") || return 1
-    "$tool" check "$file" || status=1
+    "$tool" check "$file" 2>&1 | sed "s/^/lab$lab: /"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
     return "$status"
 }
 

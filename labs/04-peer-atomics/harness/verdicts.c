@@ -338,5 +338,8 @@ static void report(const lab_rows *rows, FILE *out)
             fprintf(out, "\nSkipped `%s`: %s.\n", rows->row[i].experiment, rows->row[i].detail);
 }
 
+/* The rules of the rows (plausible.c). */
+int lab04_plausible(const lab_rows *rows, FILE *out);
+
 const lab_host_part lab_host = {"04-peer-atomics", claims, sizeof claims / sizeof claims[0],
-                                report, NULL};
+                                report, lab04_plausible};
