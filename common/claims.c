@@ -51,3 +51,18 @@ void lab_claims_judge(const lab_host_part *lab, lab_rows *rows)
         lab_rows_add(rows, &row);
     }
 }
+
+void lab_bad(lab_said *said, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vfprintf(said->out, fmt, args);
+    va_end(args);
+    fputc('\n', said->out);
+    said->count++;
+}
+
+int lab_is(const char *a, const char *b)
+{
+    return strcmp(a, b) == 0;
+}

@@ -56,6 +56,18 @@ lab_verdict lab_say(lab_verdict verdict, char *said, size_t said_len, const char
 lab_verdict lab_judge(int holds, char *said, size_t said_len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/** @brief Where a lab's row rules (lab_host_part.plausible) say what is broken, and how many. */
+typedef struct lab_said {
+    FILE *out; /**< one line per broken rule */
+    int count; /**< broken rules so far */
+} lab_said;
+
+/** @brief Say one broken rule (printf's arguments) on a line of its own, and count it. */
+void lab_bad(lab_said *said, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** @brief Are the two strings equal? (The row rules compare fields with words.) */
+int lab_is(const char *a, const char *b);
+
 /**
  * @brief Replace the "claim" rows of @p rows with one per claim (variant id, mode section,
  *        value verdict, detail said): a recorded run's verdicts recompute as a live run's.

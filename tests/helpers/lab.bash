@@ -393,22 +393,26 @@ assert_checker_accepts_all() {
     done
 }
 
-# checked_by_host_tool NN FILE SAID: a lab's run checker on a result file: SAID and
-# line 1 of FILE printed unless it is the result header; then lab NN's host tool's
+# checked_by_host_tool NN FILE SAID: a lab's run checker on a result file. An empty
+# or missing FILE, or one whose line 1 is not the result header (SAID and that line
+# printed), fails at once: its rows cannot be read by name. Then lab NN's host tool's
 # check, which recomputes the verdicts and judges the rules of the rows (the lab's
 # harness/plausible.c), each line it says printed after "labNN: ". Fails when
 # anything is wrong.
 checked_by_host_tool() {
-    local lab=$1 file=$2 said=$3 tool status=0 first
+    local lab=$1 file=$2 said=$3 tool first
+    if [ ! -s "$file" ]; then
+        echo "lab$lab: $file is missing or empty"
+        return 1
+    fi
     first=$(head -1 "$file")
     if [ "$first" != "$(head -1 "$FIXTURES/rows-header.csv")" ]; then
         echo "lab$lab: $said$first"
-        status=1
+        return 1
     fi
     tool=$(host_tool "$lab") || return 1
     "$tool" check "$file" 2>&1 | sed "s/^/lab$lab: /"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-    return "$status"
+    return "${PIPESTATUS[0]}"
 }
 
 # run_checker CHECKER FILE: run it, keep what it said in $checker_output.

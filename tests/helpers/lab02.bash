@@ -9,26 +9,12 @@
 # ordering, the claims once each) are the lab's host tool's (its check, from
 # labs/02-memcpy-peer/harness/plausible.c), with the recomputed verdicts.
 
-LAB02_HEADER="experiment,variant,route,src,dst,mode,bytes,count,reps,median_us,min_us,max_us,gbps,peak_gbps,verified,value,detail"
 LAB02_METHODS="memcpy_peer memcpy_peer_async memcpy_default host_staged"
-
-lab02_check_header() {
-    local first
-    first=$(head -n 1 "$1")
-    if [ "$first" != "$LAB02_HEADER" ]; then
-        echo "lab02: the header is not the result-row header: $first"
-        return 1
-    fi
-}
 
 # lab02_check_rows FILE: the rules every run's rows obey, whole or partial
 # (-t), and the recomputed verdicts: the lab's host tool's check.
 lab02_check_rows() {
-    local tool
-    lab02_check_header "$1" || return 1
-    tool=$(host_tool 02) || return 1
-    "$tool" check "$1" 2>&1 | sed 's/^/lab02: /'
-    return "${PIPESTATUS[0]}"
+    checked_by_host_tool 02 "$1" "the header is not the result-row header: "
 }
 
 # lab02_check_whole FILE: a whole run (no -t) has rows of each experiment the

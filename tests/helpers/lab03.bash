@@ -12,17 +12,5 @@ LAB03_LINK_CEILING=1500
 
 # lab03_check_csv FILE: the header, the rules and the verdicts; prints each broken one.
 lab03_check_csv() {
-    local file=$1 tool status=0
-    if [ ! -s "$file" ]; then
-        echo "lab03: $file is missing or empty"
-        return 1
-    fi
-    if [ "$(head -n 1 "$file")" != "$(head -n 1 "$FIXTURES/rows-header.csv")" ]; then
-        echo "lab03: line 1 is not the result header: $(head -n 1 "$file")"
-        return 1
-    fi
-    tool=$(host_tool 03) || return 1
-    "$tool" check "$file" 2>&1 | sed 's/^/lab03: /'
-    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-    return "$status"
+    checked_by_host_tool 03 "$1" "line 1 is not the result header: "
 }

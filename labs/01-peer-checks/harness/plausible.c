@@ -12,12 +12,9 @@
 /** @brief A check in progress: its rows, where broken rules are said, and how many. */
 typedef struct check {
     const lab_rows *rows; /**< the run's rows */
-    FILE *out;            /**< one line per broken rule */
-    int broken;           /**< how many */
+    lab_said said;        /**< where broken rules are said, and how many */
 } check;
 
-/** Say a broken rule (printf's arguments) of check @p c on a line of its own and count it. */
-#define BAD(c, ...) ((void)fprintf((c)->out, __VA_ARGS__), fputc('\n', (c)->out), (c)->broken++)
 
 /** @brief The value of the row @p experiment, @p variant from @p src to @p dst ("" none). */
 static const char *value(const check *c, const char *experiment, const char *variant, int src,
@@ -62,11 +59,12 @@ static void row_rules(check *c, const lab_row *r, int *gpus, int *n, int *self_f
     const char *e = r->experiment;
     if (strcmp(r->variant, "skipped") == 0) {
         if (r->detail[0] == '\0')
-            BAD(c, "skipped %s without a reason", e);
+            lab_bad(&c->said, "skipped %s without a reason", e);
         return;
     }
     if (r->verified == 0)
-        BAD(c, "not verified: %s %s %d->%d: %s", e, r->variant, r->src, r->dst, r->detail);
+        lab_bad(&c->said, "not verified: %s %s %d->%d: %s", e, r->variant, r->src, r->dst,
+                r->detail);
     if (strcmp(e, "gpus") == 0 && r->src + 1 > *gpus)
         *gpus = r->src + 1;
     if (strcmp(e, "matrix") == 0 && r->src + 1 > *n)
@@ -75,7 +73,7 @@ static void row_rules(check *c, const lab_row *r, int *gpus, int *n, int *self_f
         ++*self_flags;
     if (strcmp(e, "claim") == 0 && strcmp(r->value, "holds") && strcmp(r->value, "does_not_hold") &&
         strcmp(r->value, "untested"))
-        BAD(c, "claim %s has verdict %s", r->variant, r->value);
+        lab_bad(&c->said, "claim %s has verdict %s", r->variant, r->value);
 }
 
 /** @brief GPU @p i has each of its gpus fields, and a compute capability such as 9.0. */
@@ -85,10 +83,10 @@ static void gpu(check *c, int i)
                                         "pci_bus_id"};
     for (size_t k = 0; k < sizeof field / sizeof field[0]; k++)
         if (value(c, "gpus", field[k], i, -1)[0] == '\0')
-            BAD(c, "GPU %d has no %s", i, field[k]);
+            lab_bad(&c->said, "GPU %d has no %s", i, field[k]);
     const char *cc = value(c, "gpus", "compute_capability", i, -1);
     if (!capability(cc))
-        BAD(c, "GPU %d compute capability is %s", i, cc);
+        lab_bad(&c->said, "GPU %d compute capability is %s", i, cc);
 }
 
 /** @brief GPU @p i asked about itself: not its own peer, with flags and self_access rows
@@ -96,11 +94,11 @@ static void gpu(check *c, int i)
 static void itself(check *c, int i, const char *can, int self_flags)
 {
     if (strcmp(can, "0") != 0)
-        BAD(c, "GPU %d is listed as its own peer", i);
+        lab_bad(&c->said, "GPU %d is listed as its own peer", i);
     if (self_flags && !cuda(value(c, "flags", "enable_flags_1", i, i)))
-        BAD(c, "no flags row for GPU %d itself", i);
+        lab_bad(&c->said, "no flags row for GPU %d itself", i);
     if (ran(c, "self_access") && !cuda(value(c, "self_access", "disable_again", i, i)))
-        BAD(c, "no self_access rows for GPU %d", i);
+        lab_bad(&c->said, "no self_access rows for GPU %d", i);
 }
 
 /** @brief The attributes of @p i -> @p j: each an integer, access_supported that of
@@ -113,9 +111,9 @@ static void attributes(check *c, int i, int j, const char *can)
         return;
     for (size_t k = 0; k < sizeof attr / sizeof attr[0]; k++)
         if (!integer(value(c, "attributes", attr[k], i, j)))
-            BAD(c, "no %s for %d->%d", attr[k], i, j);
+            lab_bad(&c->said, "no %s for %d->%d", attr[k], i, j);
     if (strcmp(value(c, "attributes", "access_supported", i, j), can) != 0)
-        BAD(c, "access_supported and can_access_peer disagree for %d->%d", i, j);
+        lab_bad(&c->said, "access_supported and can_access_peer disagree for %d->%d", i, j);
 }
 
 /** @brief Does @p experiment's row @p variant of @p i -> @p j, where it ran, say @p want?
@@ -125,7 +123,7 @@ static void expect(check *c, const char *experiment, const char *variant, int i,
 {
     const char *got = value(c, experiment, variant, i, j);
     if (ran(c, experiment) && strcmp(got, want) != 0)
-        BAD(c, what, i, j, got);
+        lab_bad(&c->said, what, i, j, got);
 }
 
 /** @brief A direction @p i -> @p j with peer access: flags=1 refused, enabling and disabling
@@ -134,9 +132,9 @@ static void direction(check *c, int i, int j)
 {
     const char *flags = value(c, "flags", "enable_flags_1", i, j);
     if (ran(c, "flags") && !cuda(flags))
-        BAD(c, "no flags row for %d->%d", i, j);
+        lab_bad(&c->said, "no flags row for %d->%d", i, j);
     if (strcmp(flags, "cudaSuccess") == 0)
-        BAD(c, "flags=1 accepted for %d->%d", i, j);
+        lab_bad(&c->said, "flags=1 accepted for %d->%d", i, j);
     expect(c, "enable_twice", "enable_first", i, j, "cudaSuccess", "enabling %d->%d failed: %s");
     expect(c, "enable_twice", "enable_again", i, j, "cudaErrorPeerAccessAlreadyEnabled",
            "second enable %d->%d: %s");
@@ -145,7 +143,7 @@ static void direction(check *c, int i, int j)
     expect(c, "disable_twice", "disable_again", i, j, "cudaErrorPeerAccessNotEnabled",
            "second disable %d->%d: %s");
     if (ran(c, "one_way") && i < j && !cuda(value(c, "one_way", "reverse_disable", j, i)))
-        BAD(c, "no one_way probe for the pair %d,%d", i, j);
+        lab_bad(&c->said, "no one_way probe for the pair %d,%d", i, j);
 }
 
 /** @brief The matrix of @p n GPUs: a row per pair, 0 or 1, and each pair's own rules. */
@@ -154,12 +152,12 @@ static void matrix(check *c, int n, int self_flags)
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
             if (lab_rows_pick(c->rows, "matrix", "can_access_peer", NULL, NULL, i, j, 0) == NULL) {
-                BAD(c, "no matrix row for %d->%d", i, j);
+                lab_bad(&c->said, "no matrix row for %d->%d", i, j);
                 continue;
             }
             const char *can = value(c, "matrix", "can_access_peer", i, j);
             if (strcmp(can, "0") != 0 && strcmp(can, "1") != 0)
-                BAD(c, "can_access_peer %d->%d is %s", i, j, can);
+                lab_bad(&c->said, "can_access_peer %d->%d is %s", i, j, can);
             if (i == j) {
                 itself(c, i, can, self_flags);
                 continue;
@@ -178,14 +176,14 @@ static void matrix(check *c, int n, int self_flags)
  */
 int lab01_plausible(const lab_rows *rows, FILE *out)
 {
-    check c = {rows, out, 0};
+    check c = {rows, {out, 0}};
     int gpus = 0, n = 0, self_flags = 0;
     for (size_t i = 0; i < rows->count; i++)
         row_rules(&c, &rows->row[i], &gpus, &n, &self_flags);
     for (int i = 0; i < gpus; i++)
         gpu(&c, i);
     if (ran(&c, "gpus") && ran(&c, "matrix") && gpus != n)
-        BAD(&c, "the matrix has %d GPUs, gpus lists %d", n, gpus);
+        lab_bad(&c.said, "the matrix has %d GPUs, gpus lists %d", n, gpus);
     matrix(&c, n, self_flags);
-    return c.broken;
+    return c.said.count;
 }

@@ -25,9 +25,8 @@ static const char *const CALLS[] = {"launch", "sync", "waited", "after_a", "afte
 
 /** @brief A check in progress: where broken rules are said, how many, the run's repetitions. */
 typedef struct check {
-    FILE *out;  /**< one line per broken rule */
-    int broken; /**< how many */
-    long reps;  /**< the first timed row's repetitions (-1: none yet) */
+    lab_said said; /**< where broken rules are said, and how many */
+    long reps;     /**< the first timed row's repetitions (-1: none yet) */
 } check;
 
 /** @brief Is @p word one of @p list (NULL-terminated)? */
@@ -39,33 +38,32 @@ static int one_of(const char *word, const char *const *list)
     return 0;
 }
 
-/** Say a broken rule (printf's arguments) of check @p c on a line of its own and count it. */
-#define BAD(c, ...) ((void)fprintf((c)->out, __VA_ARGS__), fputc('\n', (c)->out), (c)->broken++)
 
 /** @brief The rules of a timed row (transfer, stride); @p what names it. */
 static void timed(check *c, const lab_row *r, const char *what)
 {
     const double ceiling = strcmp(r->route, "loopback") == 0 ? LOCAL_CEILING : LINK_CEILING;
     if (r->verified != 1)
-        BAD(c, "%s: not verified (verified=%d)", what, r->verified);
+        lab_bad(&c->said, "%s: not verified (verified=%d)", what, r->verified);
     if ((r->us.median == 0 && r->us.min == 0 && r->us.max == 0) || r->gbps == 0.0) {
-        BAD(c, "%s: a time or rate is not a number", what);
+        lab_bad(&c->said, "%s: a time or rate is not a number", what);
         return;
     }
     if (r->us.min <= 0)
-        BAD(c, "%s: a time is not positive", what);
+        lab_bad(&c->said, "%s: a time is not positive", what);
     if (r->us.min > r->us.median || r->us.median > r->us.max)
-        BAD(c, "%s: min <= median <= max does not hold", what);
+        lab_bad(&c->said, "%s: min <= median <= max does not hold", what);
     if (c->reps < 0)
         c->reps = (long)r->us.count;
     else if ((long)r->us.count != c->reps)
-        BAD(c, "%s: %zu repetitions, other rows have %ld", what, r->us.count, c->reps);
+        lab_bad(&c->said, "%s: %zu repetitions, other rows have %ld", what, r->us.count, c->reps);
     const double want = (double)r->bytes / 1e3 / r->us.median;
     if (fabs(r->gbps - want) > 0.02 * want + 0.01)
-        BAD(c, "%s: %.9g GB/s does not match %zu bytes in %.9g us", what, r->gbps, r->bytes,
+        lab_bad(&c->said, "%s: %.9g GB/s does not match %zu bytes in %.9g us", what, r->gbps,
+                r->bytes,
             r->us.median);
     if (r->gbps > ceiling)
-        BAD(c, "%s: %.9g GB/s is above the physical ceiling of %.0f GB/s", what, r->gbps,
+        lab_bad(&c->said, "%s: %.9g GB/s is above the physical ceiling of %.0f GB/s", what, r->gbps,
             ceiling);
 }
 
@@ -75,7 +73,7 @@ static void row_rules(check *c, const lab_row *r)
     char what[160];
     const char *e = r->experiment;
     if (!one_of(r->route, ROUTES)) {
-        BAD(c, "%s %s: unknown route %s", e, r->variant, r->route);
+        lab_bad(&c->said, "%s %s: unknown route %s", e, r->variant, r->route);
         return;
     }
     if (!strcmp(e, "machine") || !strcmp(e, "claim") || !strcmp(r->variant, "skipped") ||
@@ -90,10 +88,11 @@ static void row_rules(check *c, const lab_row *r)
         timed(c, r, what);
     } else if (!strcmp(e, "bounds")) {
         if (r->verified != 1)
-            BAD(c, "bounds %s on %s (%ld floats, %s): not verified", r->variant, r->route,
+            lab_bad(&c->said, "bounds %s on %s (%ld floats, %s): not verified", r->variant,
+                    r->route,
                 r->count, r->mode);
     } else {
-        BAD(c, "unknown experiment %s", e);
+        lab_bad(&c->said, "unknown experiment %s", e);
     }
 }
 
@@ -168,13 +167,14 @@ static void variants(check *c, const lab_rows *rows, const char *route, size_t l
         for (size_t s = lo; s != 0; s = next_size(rows, route, s)) {
             const size_t n = rows_of(rows, "transfer", *v, route, s);
             if (n != 1)
-                BAD(c, "transfer %s on %s at %zu bytes: expected one row, found %zu", *v,
+                lab_bad(&c->said, "transfer %s on %s at %zu bytes: expected one row, found %zu", *v,
                     route, s, n);
         }
         const double low = at(rows, "transfer", *v, route, NULL, lo)->gbps;
         const double high = at(rows, "transfer", *v, route, NULL, hi)->gbps;
         if (hi >= 64 * lo && high <= low)
-            BAD(c, "transfer %s on %s: bandwidth does not rise with size (%.9g GB/s at %zu "
+            lab_bad(&c->said,
+                    "transfer %s on %s: bandwidth does not rise with size (%.9g GB/s at %zu "
                 "bytes, %.9g at %zu)", *v, route, low, lo, high, hi);
     }
 }
@@ -187,7 +187,8 @@ static void sweep(check *c, const lab_rows *rows, const char *route)
     size_t hi = lo;
     for (size_t s = lo, n; s != 0 && (n = next_size(rows, route, s)) != 0; s = n) {
         if (next_size(rows, route, n) != 0 && n != 4 * s)
-            BAD(c, "transfer sizes on %s are not a x4 sweep (%zu then %zu)", route, s, n);
+            lab_bad(&c->said, "transfer sizes on %s are not a x4 sweep (%zu then %zu)", route, s,
+                    n);
         hi = n;
     }
     variants(c, rows, route, lo, hi);
@@ -195,7 +196,8 @@ static void sweep(check *c, const lab_rows *rows, const char *route)
     const double copy = at(rows, "transfer", "copy_only", route, NULL, hi)->us.median;
     if (hi >= ((size_t)16 << 20) && rows_of(rows, "transfer", "copy_only", route, 0) > 0 &&
         both < 0.9 * copy)
-        BAD(c, "copy_then_compute on %s at %zu bytes (%.9g us) is faster than its own copy "
+        lab_bad(&c->said,
+                "copy_then_compute on %s at %zu bytes (%.9g us) is faster than its own copy "
             "(%.9g us)", route, hi, both, copy);
 }
 
@@ -209,13 +211,14 @@ static void strides(check *c, const lab_rows *rows, const char *route)
         snprintf(variant, sizeof variant, "stride_%d", stride);
         const size_t n = rows_of(rows, "stride", variant, route, 0);
         if (n != 1)
-            BAD(c, "%s on %s: expected one row, found %zu", variant, route, n);
+            lab_bad(&c->said, "%s on %s: expected one row, found %zu", variant, route, n);
     }
     const double factor = strcmp(route, "peer") == 0 ? 2 : 1;
     const double one = at(rows, "stride", "stride_1", route, NULL, 0)->gbps;
     const double wide = at(rows, "stride", "stride_32", route, NULL, 0)->gbps;
     if (strcmp(route, "loopback") != 0 && one <= factor * wide)
-        BAD(c, "coalesced reads over %s (stride 1, %.9g GB/s) are not clearly faster than "
+        lab_bad(&c->said,
+                "coalesced reads over %s (stride 1, %.9g GB/s) are not clearly faster than "
             "stride 32 (%.9g GB/s)", route, one, wide);
 }
 
@@ -248,31 +251,32 @@ static int has(const lab_rows *rows, const char *mode, const char *variant)
 static void fault(check *c, const lab_rows *rows, const char *mode)
 {
     if (!has(rows, mode, "outcome")) {
-        BAD(c, "fault %s: no outcome", mode);
+        lab_bad(&c->said, "fault %s: no outcome", mode);
         return;
     }
     const char *o = said(rows, mode, "outcome"), *sync = said(rows, mode, "sync");
     if (!one_of(o, OUTCOMES))
-        BAD(c, "fault outcome %s is not one of the known outcomes", o);
+        lab_bad(&c->said, "fault outcome %s is not one of the known outcomes", o);
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
         if (!strcmp(r->experiment, "fault") && !strcmp(r->mode, mode) &&
             one_of(r->variant, CALLS) && !error_name(r->value))
-            BAD(c, "fault %s is %s, not a CUDA error name", r->variant, r->value);
+            lab_bad(&c->said, "fault %s is %s, not a CUDA error name", r->variant, r->value);
     }
     if (!strcmp(o, "fault") && !strcmp(said(rows, mode, "launch"), "cudaSuccess") &&
         !strcmp(sync, "cudaSuccess"))
-        BAD(c, "fault outcome is fault, yet launch and synchronize both succeeded");
+        lab_bad(&c->said, "fault outcome is fault, yet launch and synchronize both succeeded");
     if (!strcmp(o, "silent_success") &&
         (strcmp(sync, "cudaSuccess") || strcmp(said(rows, mode, "data"), "correct")))
-        BAD(c, "fault outcome is silent_success, yet synchronize said %s and the data was %s",
+        lab_bad(&c->said,
+                "fault outcome is silent_success, yet synchronize said %s and the data was %s",
             sync, said(rows, mode, "data"));
     if (!strcmp(o, "hang") && strcmp(said(rows, mode, "signal"), "9"))
-        BAD(c, "fault outcome is hang, yet the child was not killed");
+        lab_bad(&c->said, "fault outcome is hang, yet the child was not killed");
     if (!strcmp(o, "not_run") && !has(rows, mode, "reason"))
-        BAD(c, "fault outcome is not_run without a reason");
+        lab_bad(&c->said, "fault outcome is not_run without a reason");
     if (!strcmp(mode, "one_way") && strcmp(said(rows, mode, "reverse_enabled"), "cudaSuccess"))
-        BAD(c, "fault one_way: enabling access the other way returned %s",
+        lab_bad(&c->said, "fault one_way: enabling access the other way returned %s",
             said(rows, mode, "reverse_enabled"));
 }
 
@@ -284,7 +288,7 @@ static void fault(check *c, const lab_rows *rows, const char *mode)
  */
 int lab03_plausible(const lab_rows *rows, FILE *out)
 {
-    check c = {out, 0, -1};
+    check c = {{out, 0}, -1};
     for (size_t i = 0; i < rows->count; i++)
         row_rules(&c, &rows->row[i]);
     for (size_t i = 0; i < rows->count; i++) {
@@ -298,5 +302,5 @@ int lab03_plausible(const lab_rows *rows, FILE *out)
         else if (!strcmp(r->experiment, "fault"))
             fault(&c, rows, r->mode);
     }
-    return c.broken;
+    return c.said.count;
 }

@@ -10,14 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/** Say a broken rule (printf's arguments) of check @p c on a line of its own and count it. */
-#define BAD(c, ...) ((void)fprintf((c)->out, __VA_ARGS__), fputc('\n', (c)->out), (c)->broken++)
 
 /** @brief A check in progress: where broken rules are said, how many, and the last peer
  *         counter with a launch shape (the link whose atomics it used). */
 typedef struct check {
-    FILE *out;            /**< one line per broken rule */
-    int broken;           /**< how many */
+    lab_said said;        /**< where broken rules are said, and how many */
     const lab_row *peer;  /**< a counter-peer row, or NULL */
 } check;
 
@@ -70,7 +67,7 @@ static int times_ok(check *c, const lab_row *r, const char *what)
 {
     const char *fault = time_fault(r);
     if (fault != NULL)
-        BAD(c, "%s: %s", what, fault);
+        lab_bad(&c->said, "%s: %s", what, fault);
     return fault == NULL;
 }
 
@@ -79,15 +76,15 @@ static void counted(check *c, const lab_row *r, const char *what)
 {
     const int race = !strcmp(r->variant, "device") && !strcmp(r->mode, "both");
     if (race && r->verified != -1)
-        BAD(c, "%s: device scope from two GPUs is a data race, yet it is called correct "
+        lab_bad(&c->said, "%s: device scope from two GPUs is a data race, yet it is called correct "
             "(verified %d)", what, r->verified);
     if (race && strstr(r->detail, "data race") == NULL)
-        BAD(c, "%s: the race is not named in the detail", what);
+        lab_bad(&c->said, "%s: the race is not named in the detail", what);
     if (!race && r->verified != 1)
-        BAD(c, "%s: counted %s, expected %ld (verified %d)", what, r->value, r->count,
+        lab_bad(&c->said, "%s: counted %s, expected %ld (verified %d)", what, r->value, r->count,
             r->verified);
     if (!race && !value_is(r, r->count))
-        BAD(c, "%s: counted %s, expected %ld", what, r->value, r->count);
+        lab_bad(&c->said, "%s: counted %s, expected %ld", what, r->value, r->count);
 }
 
 /** @brief The atomics a counter's variant issues per writer: one per increment, per warp
@@ -116,19 +113,20 @@ static void atomics(check *c, const lab_row *r, const char *what, double writers
     const int local = !strcmp(r->route, "loopback") || !strcmp(r->variant, "local_then_copy");
     const double across = d(r, "across", NULL), want = local ? 0 : per;
     if (n != per * writers)
-        BAD(c, "%s: %.0f atomics, but %s makes %.0f", what, n, how, per * writers);
+        lab_bad(&c->said, "%s: %.0f atomics, but %s makes %.0f", what, n, how, per * writers);
     if (across != want)
-        BAD(c, "%s: %.0f atomics crossed the link, expected %.0f%s", what, across, want,
+        lab_bad(&c->said, "%s: %.0f atomics crossed the link, expected %.0f%s", what, across, want,
             local ? " (a variant that keeps them local)" : "");
     if (!times_ok(c, r, what))
         return;
     const double rate = n / (r->us.median / 1e6);
     if (rate > 1e12)
-        BAD(c, "%s: %.6g atomics/s on one address is beyond any GPU", what, rate);
+        lab_bad(&c->said, "%s: %.6g atomics/s on one address is beyond any GPU", what, rate);
     /* One address: its atomics queue at one L2 slice, about one per clock (1.4e9/s measured
      * on the recorded GPUs). */
     if ((!strcmp(r->variant, "device") || !strcmp(r->variant, "system")) && rate > 2e10)
-        BAD(c, "%s: %.6g atomics/s on one address: the time cannot cover the whole run", what,
+        lab_bad(&c->said, "%s: %.6g atomics/s on one address: the time cannot cover the whole run",
+                what,
             rate);
 }
 
@@ -142,11 +140,12 @@ static void counter(check *c, const lab_row *r, const char *what)
     const double blocks = d(r, "blocks", &shape[0]), threads = d(r, "threads", &shape[1]);
     const double iters = d(r, "iters", &shape[2]);
     if (!shape[0] || !shape[1] || !shape[2]) {
-        BAD(c, "%s: no launch shape in the detail", what);
+        lab_bad(&c->said, "%s: no launch shape in the detail", what);
         return;
     }
     if ((double)r->count != blocks * threads * iters * writers)
-        BAD(c, "%s: expected %ld != blocks x threads x iters x %.0f writer(s)", what, r->count,
+        lab_bad(&c->said, "%s: expected %ld != blocks x threads x iters x %.0f writer(s)", what,
+                r->count,
             writers);
     if (!strcmp(r->experiment, "counter-peer"))
         c->peer = r;
@@ -161,23 +160,25 @@ static void histogram(check *c, const lab_row *r, const char *what)
     const double want = local ? 0 : !strcmp(r->route, "host") ? (double)r->bytes : -1;
     const double across = d(r, "across", NULL);
     if (r->verified != 1)
-        BAD(c, "%s: not bit-exact against the host histogram (verified %d)", what, r->verified);
+        lab_bad(&c->said, "%s: not bit-exact against the host histogram (verified %d)", what,
+                r->verified);
     if (!value_is(r, r->count) || (long)r->bytes != r->count)
-        BAD(c, "%s: the bins sum to %s for %zu bytes", what, r->value, r->bytes);
+        lab_bad(&c->said, "%s: the bins sum to %s for %zu bytes", what, r->value, r->bytes);
     if ((want >= 0 && across != want) || (want < 0 && across <= 0)) {
         if (want < 0)
-            BAD(c, "%s: %.0f atomics crossed the link, expected some", what, across);
+            lab_bad(&c->said, "%s: %.0f atomics crossed the link, expected some", what, across);
         else
-            BAD(c, "%s: %.0f atomics crossed the link, expected %.0f", what, across, want);
+            lab_bad(&c->said, "%s: %.0f atomics crossed the link, expected %.0f", what, across,
+                    want);
     }
     if (!times_ok(c, r, what))
         return;
     const double rate = (double)r->bytes / r->us.median / 1e3;
     if ((double)r->bytes / (r->us.median / 1e6) > 5e13)
-        BAD(c, "%s: %zu bytes in %.9g us is faster than any memory", what, r->bytes,
+        lab_bad(&c->said, "%s: %zu bytes in %.9g us is faster than any memory", what, r->bytes,
             r->us.median);
     if (r->gbps == 0 || r->gbps < 0.99 * rate || r->gbps > 1.01 * rate)
-        BAD(c, "%s: gbps %.9g is not bytes / median time", what, r->gbps);
+        lab_bad(&c->said, "%s: gbps %.9g is not bytes / median time", what, r->gbps);
 }
 
 /** @brief A latency walk's nanoseconds per atomic (median time / steps). */
@@ -191,16 +192,17 @@ static double ns_per_step(const lab_row *r)
 static void latency(check *c, const lab_row *r, const char *what)
 {
     if (r->verified != 1)
-        BAD(c, "%s: the walk did not end where the host says (verified %d)", what, r->verified);
+        lab_bad(&c->said, "%s: the walk did not end where the host says (verified %d)", what,
+                r->verified);
     if (!value_is(r, r->count))
-        BAD(c, "%s: %s visits for %ld steps", what, r->value, r->count);
+        lab_bad(&c->said, "%s: %s visits for %ld steps", what, r->value, r->count);
     if (!times_ok(c, r, what))
         return;
     const double ns = ns_per_step(r), said = d(r, "ns_per_atomic", NULL);
     if (said < 0.99 * ns - 0.1 || said > 1.01 * ns + 0.1)
-        BAD(c, "%s: ns_per_atomic %.9g is not median time / steps", what, said);
+        lab_bad(&c->said, "%s: ns_per_atomic %.9g is not median time / steps", what, said);
     if (ns < 10 || ns > 1e6)
-        BAD(c, "%s: %.6g ns per atomic is not physical", what, ns);
+        lab_bad(&c->said, "%s: %.6g ns per atomic is not physical", what, ns);
 }
 
 /** @brief The CPU and a GPU adding to one counter: the CPU added while the GPU ran, the
@@ -211,16 +213,18 @@ static void mixed(check *c, const lab_row *r, const char *what)
     const double lost = d(r, "lost", NULL), value = strtod(r->value, NULL);
     const int native = !strcmp(r->variant, "system") && d(r, "host_native_atomics", NULL) == 1;
     if (cpu <= 0 || d(r, "overlapped_runs", NULL) <= 0)
-        BAD(c, "%s: the CPU never added while the GPU ran", what);
+        lab_bad(&c->said, "%s: the CPU never added while the GPU ran", what);
     if ((double)r->count != gpu + cpu)
-        BAD(c, "%s: %ld increments, not gpu %.0f + cpu %.0f", what, r->count, gpu, cpu);
+        lab_bad(&c->said, "%s: %ld increments, not gpu %.0f + cpu %.0f", what, r->count, gpu, cpu);
     if ((double)r->count - value != lost)
-        BAD(c, "%s: lost %.0f is not %ld - %s", what, lost, r->count, r->value);
+        lab_bad(&c->said, "%s: lost %.0f is not %ld - %s", what, lost, r->count, r->value);
     if (native && (r->verified != 1 || !value_is(r, r->count)))
-        BAD(c, "%s: counted %s of %ld though the link has native host atomics", what, r->value,
+        lab_bad(&c->said, "%s: counted %s of %ld though the link has native host atomics", what,
+                r->value,
             r->count);
     if (!native && r->verified != -1)
-        BAD(c, "%s: the count is called correct without the documentation promising it", what);
+        lab_bad(&c->said, "%s: the count is called correct without the documentation promising it",
+                what);
 }
 
 /** @brief The rules of one row by itself, by its experiment. */
@@ -230,7 +234,7 @@ static void row_rules(check *c, const lab_row *r)
     char what[160];
     if (!strcmp(r->variant, "skipped")) {
         if (r->detail[0] == '\0')
-            BAD(c, "skipped %s without a reason", e);
+            lab_bad(&c->said, "skipped %s without a reason", e);
         return;
     }
     snprintf(what, sizeof what, "%s %s %s%s%s", e, r->variant, r->route, r->mode[0] ? " " : "",
@@ -245,7 +249,8 @@ static void row_rules(check *c, const lab_row *r)
         mixed(c, r, what);
     else if (!strcmp(e, "claim") && strcmp(r->value, "holds") &&
              strcmp(r->value, "does_not_hold") && strcmp(r->value, "untested"))
-        BAD(c, "claim %s: verdict %s is not one of holds, does_not_hold, untested", r->variant,
+        lab_bad(&c->said, "claim %s: verdict %s is not one of holds, does_not_hold, untested",
+                r->variant,
             r->value);
 }
 
@@ -295,7 +300,7 @@ static void whole(check *c, const lab_rows *rows)
         for (const char *const *v = x->variants; *v != NULL; v++) {
             const size_t n = rows_of(rows, x->experiment, *v, x->route, x->mode);
             if (n != 1)
-                BAD(c, "%s %s %s%s%s: expected one row, found %zu", x->experiment, *v,
+                lab_bad(&c->said, "%s %s %s%s%s: expected one row, found %zu", x->experiment, *v,
                     x->route, x->mode[0] ? " " : "", x->mode, n);
         }
     }
@@ -326,14 +331,16 @@ static void orders(check *c, const lab_rows *rows)
         if (strncmp(r->experiment, "histogram", 9) == 0 && !strcmp(r->variant, "privatized") &&
             (base = timed(rows, r->experiment, "naive", r->route)) != NULL &&
             r->us.median >= base->us.median)
-            BAD(c, "%s privatized %s: %.9g us is not faster than naive (%.9g us)", r->experiment,
+            lab_bad(&c->said, "%s privatized %s: %.9g us is not faster than naive (%.9g us)",
+                    r->experiment,
                 r->route, r->us.median, base->us.median);
         if (strncmp(r->experiment, "latency", 7) != 0 || !strcmp(r->route, "loopback"))
             continue;
         if ((base = timed(rows, "latency", r->variant, "loopback")) == NULL)
             base = timed(rows, "latency-peer", r->variant, "loopback");
         if (base != NULL && ns_per_step(r) <= ns_per_step(base))
-            BAD(c, "latency %s %s: a far atomic (%.6g ns) cannot beat a local one (%.6g ns)",
+            lab_bad(&c->said,
+                    "latency %s %s: a far atomic (%.6g ns) cannot beat a local one (%.6g ns)",
                 r->variant, r->route, ns_per_step(r), ns_per_step(base));
     }
 }
@@ -347,15 +354,16 @@ static void run_rules(check *c, const lab_rows *rows)
                         : lab_rows_pick(rows, "link", "native_atomics", NULL, NULL,
                                         c->peer->src, c->peer->dst, 0);
     if (link != NULL && strcmp(link->value, "1") != 0)
-        BAD(c, "link: the peer experiments ran although GPU %d -> %d has no native atomics",
+        lab_bad(&c->said,
+                "link: the peer experiments ran although GPU %d -> %d has no native atomics",
             c->peer->src, c->peer->dst);
     if (rows_of(rows, "cpu-gpu", NULL, "host", NULL) > 0 &&
         (lab_rows_count(rows, "cpu-gpu", "system") == 0 ||
          lab_rows_count(rows, "cpu-gpu", "device") == 0))
-        BAD(c, "cpu-gpu: expected a system and a device row");
+        lab_bad(&c->said, "cpu-gpu: expected a system and a device row");
     for (size_t k = 0; k < lab_host.claim_count; k++)
         if (lab_rows_find(rows, "claim", lab_host.claims[k].id, NULL, NULL, 0) == NULL)
-            BAD(c, "claim %s: missing", lab_host.claims[k].id);
+            lab_bad(&c->said, "claim %s: missing", lab_host.claims[k].id);
 }
 
 /**
@@ -368,11 +376,11 @@ static void run_rules(check *c, const lab_rows *rows)
  */
 int lab04_plausible(const lab_rows *rows, FILE *out)
 {
-    check c = {out, 0, NULL};
+    check c = {{out, 0}, NULL};
     for (size_t i = 0; i < rows->count; i++)
         row_rules(&c, &rows->row[i]);
     whole(&c, rows);
     orders(&c, rows);
     run_rules(&c, rows);
-    return c.broken;
+    return c.said.count;
 }

@@ -18,30 +18,6 @@
 /** From this size peer access on beats it off. */
 #define P2P_PAYS_FROM ((size_t)16 << 20)
 
-/** Where broken rules are said, and how many were. */
-typedef struct said {
-    FILE *out; /**< one line per broken rule */
-    int count; /**< broken rules so far */
-} said;
-
-/** @brief Say one broken rule on its own line. */
-static void bad(said *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bad(said *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(s->out, fmt, ap);
-    va_end(ap);
-    fputc('\n', s->out);
-    s->count++;
-}
-
-/** @brief Are the strings equal? */
-static int is(const char *a, const char *b)
-{
-    return strcmp(a, b) == 0;
-}
-
 /** @brief A row as messages name it: "experiment variant route src->dst [mode ]bytes B". */
 static const char *name(const lab_row *r, char *out, size_t len)
 {
@@ -53,39 +29,40 @@ static const char *name(const lab_row *r, char *out, size_t len)
 /** @brief The copies a row's bytes count: 2 both ways, the streams' count, else 1. */
 static double copies(const lab_row *r)
 {
-    if (is(r->mode, "both_ways"))
+    if (lab_is(r->mode, "both_ways"))
         return 2;
-    return is(r->experiment, "streams") ? atof(r->value) : 1;
+    return lab_is(r->experiment, "streams") ? atof(r->value) : 1;
 }
 
 /** @brief The GB/s rules of a timed row: bytes x copies / time, never above the link's peak
  *         (the fastest sample included) except the pitfalls that time nothing, and from 64 MiB
  *         a copy sweep never below a fifth of it. */
-static void rate_row(const lab_row *r, const char *row, said *s)
+static void rate_row(const lab_row *r, const char *row, lab_said *s)
 {
     const double want = (double)r->bytes * copies(r) / (r->us.median * 1000);
     if (!isfinite(r->gbps) || r->gbps <= 0 || r->gbps / want > 1.01 || r->gbps / want < 0.99)
-        bad(s, "%s: %g GB/s is not bytes x copies / time (%g)", row, r->gbps, want);
+        lab_bad(s, "%s: %g GB/s is not bytes x copies / time (%g)", row, r->gbps, want);
     /* Timings that are wrong on purpose (the enqueue alone, CPU time) may beat any link. */
     const size_t n = strlen(r->variant);
-    if (is(r->experiment, "cpu_timer") &&
-        ((n >= 7 && is(r->variant + n - 7, "no_sync")) || strncmp(r->variant, "clock_", 6) == 0))
+    if (lab_is(r->experiment, "cpu_timer") &&
+        ((n >= 7 && lab_is(r->variant + n - 7, "no_sync")) ||
+         strncmp(r->variant, "clock_", 6) == 0))
         return;
     const double top = (double)r->bytes * copies(r) / (r->us.min * 1000), peak = r->peak_gbps;
     if (peak != 0 && top > 1.02 * peak)
-        bad(s, "%s: %g GB/s is above the peak %g", row, top, peak);
+        lab_bad(s, "%s: %g GB/s is above the peak %g", row, top, peak);
     /* A floor a correct copy reaches on its link: at 64 MiB or more, a copy-engine or SM copy
      * moves at least a fifth of the link peak. */
     if (peak != 0 && r->bytes >= FLOOR_FROM &&
-        (is(r->experiment, "ce_bandwidth") || is(r->experiment, "sm_bandwidth")) &&
-        !is(r->route, "peer_off") && r->gbps < 0.2 * peak)
-        bad(s, "%s: %g GB/s is below a fifth of the link peak %g", row, r->gbps, peak);
-    if (peak == 0 && top > (is(r->mode, "both_ways") ? 2000 : 1000))
-        bad(s, "%s: %g GB/s is above any link", row, top);
+        (lab_is(r->experiment, "ce_bandwidth") || lab_is(r->experiment, "sm_bandwidth")) &&
+        !lab_is(r->route, "peer_off") && r->gbps < 0.2 * peak)
+        lab_bad(s, "%s: %g GB/s is below a fifth of the link peak %g", row, r->gbps, peak);
+    if (peak == 0 && top > (lab_is(r->mode, "both_ways") ? 2000 : 1000))
+        lab_bad(s, "%s: %g GB/s is above any link", row, top);
 }
 
 /** @brief Every timed row: numbers, 0 < min <= median <= max, verified, and its GB/s sane. */
-static void check_times(const lab_rows *rows, said *s)
+static void check_times(const lab_rows *rows, lab_said *s)
 {
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
@@ -94,15 +71,15 @@ static void check_times(const lab_rows *rows, said *s)
             continue;
         name(r, row, sizeof row);
         if (!isfinite(r->us.median) || !isfinite(r->us.min) || !isfinite(r->us.max)) {
-            bad(s, "%s: a time is not a number", row);
+            lab_bad(s, "%s: a time is not a number", row);
             continue;
         }
         if (r->us.min <= 0)
-            bad(s, "%s: a time is not positive", row);
+            lab_bad(s, "%s: a time is not positive", row);
         if (r->us.min > r->us.median || r->us.median > r->us.max)
-            bad(s, "%s: min <= median <= max does not hold", row);
+            lab_bad(s, "%s: min <= median <= max does not hold", row);
         if (r->verified != 1)
-            bad(s, "%s: not verified", row);
+            lab_bad(s, "%s: not verified", row);
         if (r->gbps != 0)
             rate_row(r, row, s);
     }
@@ -111,7 +88,7 @@ static void check_times(const lab_rows *rows, said *s)
 /** @brief Is @p r a timed row of a copy sweep (copy engine or SM)? */
 static int swept(const lab_row *r)
 {
-    return (is(r->experiment, "ce_bandwidth") || is(r->experiment, "sm_bandwidth")) &&
+    return (lab_is(r->experiment, "ce_bandwidth") || lab_is(r->experiment, "sm_bandwidth")) &&
            r->us.count > 0;
 }
 
@@ -125,7 +102,7 @@ static int same_sweep(const lab_row *q, const lab_row *r)
 /** @brief One way, no size falls below 0.7x of a smaller size's bandwidth (the sweep of
  *         @p first, named @p k). */
 static void sweep_never_falls(const lab_rows *rows, const lab_row *first, const char *k,
-                              said *s)
+                              lab_said *s)
 {
     const lab_row *end = rows->row + rows->count;
     for (const lab_row *x = first; x < end; x++) {
@@ -133,14 +110,14 @@ static void sweep_never_falls(const lab_rows *rows, const lab_row *first, const 
             continue;
         for (const lab_row *y = x + 1; y < end; y++)
             if (same_sweep(y, first) && y->gbps < 0.7 * x->gbps)
-                bad(s, "%s: %g GB/s at %zu B falls below 0.7 x %g GB/s at %zu B", k, y->gbps,
+                lab_bad(s, "%s: %g GB/s at %zu B falls below 0.7 x %g GB/s at %zu B", k, y->gbps,
                     y->bytes, x->gbps, x->bytes);
     }
 }
 
 /** @brief The sweep whose first row is @p i: 3+ sizes, ascending, rising with size and not
  *         collapsing; one way, never falling. */
-static void sweep_one(const lab_rows *rows, size_t i, said *s)
+static void sweep_one(const lab_rows *rows, size_t i, lab_said *s)
 {
     const lab_row *first = &rows->row[i], *last = first, *prev = NULL;
     char k[160];
@@ -154,24 +131,24 @@ static void sweep_one(const lab_rows *rows, size_t i, said *s)
             continue;
         n++;
         if (prev != NULL && r->bytes <= prev->bytes)
-            bad(s, "%s: sizes are not ascending", k);
+            lab_bad(s, "%s: sizes are not ascending", k);
         best = r->gbps > best ? r->gbps : best;
         prev = last = r;
     }
     if (n < 3)
-        bad(s, "%s: only %zu sizes", k, n);
+        lab_bad(s, "%s: only %zu sizes", k, n);
     if (last->gbps < 0.5 * best)
-        bad(s, "%s: bandwidth at the largest size collapses", k);
+        lab_bad(s, "%s: bandwidth at the largest size collapses", k);
     if (first->gbps >= last->gbps)
-        bad(s, "%s: bandwidth does not rise with size", k);
-    if (is(first->mode, "one_way"))
+        lab_bad(s, "%s: bandwidth does not rise with size", k);
+    if (lab_is(first->mode, "one_way"))
         sweep_never_falls(rows, first, k, s);
 }
 
 /** @brief Is @p r a copy-engine row one way between two GPUs (peer access on or off)? */
 static int ce_pair_row(const lab_row *r)
 {
-    return swept(r) && is(r->experiment, "ce_bandwidth") && is(r->mode, "one_way") &&
+    return swept(r) && lab_is(r->experiment, "ce_bandwidth") && lab_is(r->mode, "one_way") &&
            strncmp(r->route, "peer", 4) == 0;
 }
 
@@ -197,7 +174,7 @@ static int same_sizes(const lab_rows *rows, const lab_row *r, const lab_row *ref
 }
 
 /** @brief The pairs: copy-engine sweeps cover the config's ordered pairs over the same sizes. */
-static void sweep_pairs(const lab_rows *rows, said *s)
+static void sweep_pairs(const lab_rows *rows, lab_said *s)
 {
     const lab_row *ref = NULL;
     int pairs = 0;
@@ -211,16 +188,16 @@ static void sweep_pairs(const lab_rows *rows, said *s)
             ref = r;
         else if (lab_rows_pick(rows, "ce_bandwidth", NULL, r->route, "one_way", r->src, r->dst,
                                0) == r && !same_sizes(rows, r, ref))
-            bad(s, "the pairs were swept over different sizes: %s %d->%d", r->route, r->src,
+            lab_bad(s, "the pairs were swept over different sizes: %s %d->%d", r->route, r->src,
                 r->dst);
     }
     const int config = lab05_config(rows, "pairs", -1);
     if (pairs && config >= 0 && pairs != config)
-        bad(s, "ce_bandwidth covers %d ordered pairs, config says %d", pairs, config);
+        lab_bad(s, "ce_bandwidth covers %d ordered pairs, config says %d", pairs, config);
 }
 
 /** @brief Each sweep sane; the pairs covered alike; P2P on beats off from 16 MiB. */
-static void check_sweeps(const lab_rows *rows, said *s)
+static void check_sweeps(const lab_rows *rows, lab_said *s)
 {
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
@@ -231,31 +208,31 @@ static void check_sweeps(const lab_rows *rows, said *s)
             j++;
         if (j == i)
             sweep_one(rows, i, s);
-        if (!is(r->experiment, "ce_bandwidth") || !is(r->route, "peer") ||
+        if (!lab_is(r->experiment, "ce_bandwidth") || !lab_is(r->route, "peer") ||
             r->bytes < P2P_PAYS_FROM)
             continue;
         const lab_row *off = lab_rows_pick(rows, "ce_bandwidth", NULL, "peer_off", r->mode,
                                            r->src, r->dst, r->bytes);
         if (off != NULL && r->gbps <= off->gbps)
-            bad(s, "P2P on (%g GB/s) does not beat P2P off (%g GB/s) for %d->%d %s at %zu B",
+            lab_bad(s, "P2P on (%g GB/s) does not beat P2P off (%g GB/s) for %d->%d %s at %zu B",
                 r->gbps, off->gbps, r->src, r->dst, r->mode, r->bytes);
     }
     sweep_pairs(rows, s);
 }
 
 /** @brief A timed row of @p experiment outside @p lo .. @p hi microseconds is said. */
-static void within(const lab_row *r, const char *experiment, double lo, double hi, said *s)
+static void within(const lab_row *r, const char *experiment, double lo, double hi, lab_said *s)
 {
     char row[256];
-    if (is(r->experiment, experiment) && r->us.count > 0 &&
+    if (lab_is(r->experiment, experiment) && r->us.count > 0 &&
         (r->us.median < lo || r->us.median > hi))
-        bad(s, "%s: %g us is outside %g .. %g us", name(r, row, sizeof row), r->us.median, lo,
+        lab_bad(s, "%s: %g us is outside %g .. %g us", name(r, row, sizeof row), r->us.median, lo,
             hi);
 }
 
 /** @brief A far pointer chase beyond L2 is slower than a local one on the reading GPU (within
  *         L2 a cache may serve far memory as fast as local: no order there). */
-static void far_chase(const lab_rows *rows, const lab_row *r, said *s)
+static void far_chase(const lab_rows *rows, const lab_row *r, lab_said *s)
 {
     const lab_row *local = NULL;
     for (size_t i = 0; i < rows->count; i++) /* the last local chase on the reader */
@@ -263,10 +240,10 @@ static void far_chase(const lab_rows *rows, const lab_row *r, said *s)
                             r->dst, 0))
             local = &rows->row[i];
     if (local == NULL)
-        bad(s, "pointer chase %s %d->%d %s: no local chase on GPU %d", r->route, r->src, r->dst,
+        lab_bad(s, "pointer chase %s %d->%d %s: no local chase on GPU %d", r->route, r->src, r->dst,
             r->mode, r->dst);
     else if (r->us.median <= local->us.median)
-        bad(s, "pointer chase %s %d->%d %s: a far load (%g us) is not slower than a local one "
+        lab_bad(s, "pointer chase %s %d->%d %s: a far load (%g us) is not slower than a local one "
             "(%g us)", r->route, r->src, r->dst, r->mode, r->us.median, local->us.median);
 }
 
@@ -283,16 +260,16 @@ static const lab_row *pingpong(const lab_rows *rows, const char *variant)
 
 /** @brief The ping-pongs are there where their links were measured, and the two host ones
  *         (GPU clock, host clock) agree (where the pingpong experiment ran). */
-static void pingpongs(const lab_rows *rows, said *s)
+static void pingpongs(const lab_rows *rows, lab_said *s)
 {
     if (lab_rows_count(rows, "pingpong", NULL) == 0)
         return;
     const lab_row *g = pingpong(rows, "gpu_cpu"), *c = pingpong(rows, "cpu_gpu");
     if (lab_rows_find(rows, "sm_bandwidth", NULL, "peer", NULL, 0) &&
         (!pingpong(rows, "write_remote") || !pingpong(rows, "poll_remote")))
-        bad(s, "pingpong: both peer variants must be reported where P2P exists");
+        lab_bad(s, "pingpong: both peer variants must be reported where P2P exists");
     if (lab_rows_find(rows, "ce_bandwidth", NULL, "host", NULL, 0) && (!g || !c))
-        bad(s, "pingpong: both host variants (gpu_cpu, cpu_gpu) must be reported where the "
+        lab_bad(s, "pingpong: both host variants (gpu_cpu, cpu_gpu) must be reported where the "
             "host link was measured");
     /* The same round trip over the same flags, timed by the GPU clock and by the host clock:
      * they agree closely. A ping clock that also counts the warm-up (whose round 1 the host
@@ -301,10 +278,10 @@ static void pingpongs(const lab_rows *rows, said *s)
      * 12 us; over the 20000 rounds of a full run it may stay within. The run itself also
      * compares the two clocks over the same rounds of every gpu_cpu run, which sees the 5 ms
      * at any speed (a failed row). */
-    const double gu = g && is(g->route, "host") ? g->us.median : 0;
-    const double cu = c && is(c->route, "host") ? c->us.median : 0;
+    const double gu = g && lab_is(g->route, "host") ? g->us.median : 0;
+    const double cu = c && lab_is(c->route, "host") ? c->us.median : 0;
     if (gu > 0 && cu > 0 && (gu > 1.25 * cu || cu > 1.25 * gu))
-        bad(s, "pingpong: the GPU-timed host ping-pong (%g us) and the host-timed one (%g us) "
+        lab_bad(s, "pingpong: the GPU-timed host ping-pong (%g us) and the host-timed one (%g us) "
             "differ by more than 1.25x", gu, cu);
 }
 
@@ -312,20 +289,20 @@ static void pingpongs(const lab_rows *rows, said *s)
  *         synchronized one; the ping-pongs there and agreeing. Every latency lies in a physical
  *         range: no load or round trip beats a local L2 hit (~0.1 us) by much, and none across
  *         any link takes milliseconds. */
-static void check_latency(const lab_rows *rows, said *s)
+static void check_latency(const lab_rows *rows, lab_said *s)
 {
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
-        const int local = is(r->route, "loopback");
+        const int local = lab_is(r->route, "loopback");
         within(r, "pointer_chase", local ? 0.03 : 0.2, local ? 2 : 10, s);
         within(r, "pingpong", 0.2, 20, s);
         within(r, "memcpy_latency", 0.5, 100, s);
-        if (is(r->experiment, "pointer_chase") && !local && !is(r->mode, "in_l2"))
+        if (lab_is(r->experiment, "pointer_chase") && !local && !lab_is(r->mode, "in_l2"))
             far_chase(rows, r, s);
         if (lab_row_matches(r, "memcpy_latency", "ce_queued", NULL, NULL, LAB_ANY, LAB_ANY, 0) &&
             !lab_rows_pick(rows, "memcpy_latency", "ce_synced", r->route, NULL, r->src, r->dst,
                            0))
-            bad(s, "memcpy_latency %s %d->%d: no ce_synced row", r->route, r->src, r->dst);
+            lab_bad(s, "memcpy_latency %s %d->%d: no ce_synced row", r->route, r->src, r->dst);
     }
     pingpongs(rows, s);
 }
@@ -351,7 +328,7 @@ static int first_of_route(const lab_rows *rows, const lab_row *r)
 
 /** @brief The host clock without a synchronize times the enqueue, with one (or any wall clock
  *         read after the copy ended) the copy, over the route of @p r. */
-static void cpu_timer_route(const lab_rows *rows, const lab_row *r, said *s)
+static void cpu_timer_route(const lab_rows *rows, const lab_row *r, lab_said *s)
 {
     static const char *const wallclocks[] = {"host_block", "gettimeofday_sync"};
     const char *route = r->route;
@@ -359,39 +336,41 @@ static void cpu_timer_route(const lab_rows *rows, const lab_row *r, said *s)
     const lab_row *no_sync = last(rows, "cpu_timer", "host_no_sync", route, NULL, 0);
     const lab_row *sync = last(rows, "cpu_timer", "host_sync", route, NULL, 0);
     if (!ev || !no_sync || !sync || !last(rows, "cpu_timer", "clock_sync", route, NULL, 0)) {
-        bad(s, "cpu_timer %s: a variant is missing", route);
+        lab_bad(s, "cpu_timer %s: a variant is missing", route);
         return;
     }
     const double event = ev->us.median;
     if (no_sync->us.median >= event)
-        bad(s, "cpu_timer %s: the host clock without a synchronize (%g us) shows no discrepancy "
+        lab_bad(s,
+                "cpu_timer %s: the host clock without a synchronize (%g us) shows no discrepancy "
             "with events (%g us)", route, no_sync->us.median, event);
     if (sync->us.median < 0.95 * event)
-        bad(s, "cpu_timer %s: the synchronized host clock (%g us) is shorter than the copy "
+        lab_bad(s, "cpu_timer %s: the synchronized host clock (%g us) is shorter than the copy "
             "(%g us)", route, sync->us.median, event);
     for (int w = 0; w < 2; w++) {
         const lab_row *wall = last(rows, "cpu_timer", wallclocks[w], route, NULL, 0);
         if (wall && wall->us.median < 0.95 * event)
-            bad(s, "cpu_timer %s: %s (%g us, a wall clock after the copy ended) is shorter than "
+            lab_bad(s,
+                    "cpu_timer %s: %s (%g us, a wall clock after the copy ended) is shorter than "
                 "the copy (%g us)", route, wallclocks[w], wall->us.median, event);
     }
 }
 
 /** @brief Synchronizing after each small copy is no faster than queueing them (@p r: a queued
  *         row). */
-static void cpu_sync_row(const lab_rows *rows, const lab_row *r, said *s)
+static void cpu_sync_row(const lab_rows *rows, const lab_row *r, lab_said *s)
 {
     const lab_row *each = last(rows, "cpu_sync", "sync_each", r->route, NULL, r->bytes);
     if (each == NULL)
-        bad(s, "cpu_sync %s %zu B: no sync_each row", r->route, r->bytes);
+        lab_bad(s, "cpu_sync %s %zu B: no sync_each row", r->route, r->bytes);
     else if (each->us.median < 0.95 * r->us.median)
-        bad(s, "cpu_sync %s %zu B: synchronizing after each copy (%g us) is faster than "
+        lab_bad(s, "cpu_sync %s %zu B: synchronizing after each copy (%g us) is faster than "
             "queueing (%g us)", r->route, r->bytes, each->us.median, r->us.median);
 }
 
 /** @brief The legacy default stream serializes both ways and waits for a busy kernel; a
  *         non-blocking stream does neither (over the route of @p r). */
-static void default_stream_route(const lab_rows *rows, const lab_row *r, said *s)
+static void default_stream_route(const lab_rows *rows, const lab_row *r, lab_said *s)
 {
     const char *route = r->route;
     const lab_row *lb = last(rows, "default_stream", "legacy", route, "both_ways", 0);
@@ -400,17 +379,17 @@ static void default_stream_route(const lab_rows *rows, const lab_row *r, said *s
     const lab_row *nk =
         last(rows, "default_stream", "nonblocking", route, "beside_busy_kernel", 0);
     if (!lb || !nb || !lk || !nk) {
-        bad(s, "default_stream %s: a variant is missing", route);
+        lab_bad(s, "default_stream %s: a variant is missing", route);
         return;
     }
-    if (!is(route, "peer_off") && lb->gbps >= 0.8 * nb->gbps)
-        bad(s, "default_stream %s: both ways in the legacy stream (%g GB/s) are not serialized "
+    if (!lab_is(route, "peer_off") && lb->gbps >= 0.8 * nb->gbps)
+        lab_bad(s, "default_stream %s: both ways in the legacy stream (%g GB/s) are not serialized "
             "against non-blocking streams (%g GB/s)", route, lb->gbps, nb->gbps);
     if (lk->us.median < 1800)
-        bad(s, "default_stream %s: the legacy-stream copy (%g us) did not wait for the 2 ms "
+        lab_bad(s, "default_stream %s: the legacy-stream copy (%g us) did not wait for the 2 ms "
             "kernel", route, lk->us.median);
     if (nk->us.median >= lk->us.median)
-        bad(s, "default_stream %s: the non-blocking copy is not faster beside the busy kernel",
+        lab_bad(s, "default_stream %s: the non-blocking copy is not faster beside the busy kernel",
             route);
 }
 
@@ -419,38 +398,38 @@ static int streams_of(const lab_rows *rows, const char *route, const char *value
 {
     for (size_t i = 0; i < rows->count; i++)
         if (lab_row_matches(&rows->row[i], "streams", NULL, route, NULL, LAB_ANY, LAB_ANY, 0) &&
-            is(rows->row[i].value, value))
+            lab_is(rows->row[i].value, value))
             return 1;
     return 0;
 }
 
 /** @brief Each route of the streams and warmup experiments has its rows: 1 and 2 streams, the
  *         first and the steady copy of both clocks. */
-static void route_rows(const lab_rows *rows, const lab_row *r, said *s)
+static void route_rows(const lab_rows *rows, const lab_row *r, lab_said *s)
 {
-    if (is(r->experiment, "streams") &&
+    if (lab_is(r->experiment, "streams") &&
         (!streams_of(rows, r->route, "1") || !streams_of(rows, r->route, "2")))
-        bad(s, "streams %s: needs 1 and 2 streams at least", r->route);
-    if (is(r->experiment, "warmup") &&
+        lab_bad(s, "streams %s: needs 1 and 2 streams at least", r->route);
+    if (lab_is(r->experiment, "warmup") &&
         (!last(rows, "warmup", "ce_event", r->route, "first", 0) ||
          !last(rows, "warmup", "ce_event", r->route, "steady", 0) ||
          !last(rows, "warmup", "ce_host", r->route, "first", 0) ||
          !last(rows, "warmup", "ce_host", r->route, "steady", 0)))
-        bad(s, "warmup %s: a first or steady row is missing", r->route);
+        lab_bad(s, "warmup %s: a first or steady row is missing", r->route);
 }
 
 /** @brief Each pitfall shows its effect, per route, in the direction physics allows. */
-static void check_pitfalls(const lab_rows *rows, said *s)
+static void check_pitfalls(const lab_rows *rows, lab_said *s)
 {
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
-        if (is(r->experiment, "cpu_timer") && first_of_route(rows, r))
+        if (lab_is(r->experiment, "cpu_timer") && first_of_route(rows, r))
             cpu_timer_route(rows, r, s);
-        if (is(r->experiment, "cpu_sync") && is(r->variant, "queued"))
+        if (lab_is(r->experiment, "cpu_sync") && lab_is(r->variant, "queued"))
             cpu_sync_row(rows, r, s);
-        if (is(r->experiment, "default_stream") && first_of_route(rows, r))
+        if (lab_is(r->experiment, "default_stream") && first_of_route(rows, r))
             default_stream_route(rows, r, s);
-        if ((is(r->experiment, "streams") || is(r->experiment, "warmup")) &&
+        if ((lab_is(r->experiment, "streams") || lab_is(r->experiment, "warmup")) &&
             first_of_route(rows, r))
             route_rows(rows, r, s);
     }
@@ -458,74 +437,75 @@ static void check_pitfalls(const lab_rows *rows, said *s)
 
 /** @brief One link row: NVML's state, a known path, no negative peak, a sane NVLink
  *         generation and host peak, datasheet rates that match the arithmetic. */
-static void link_row(const lab_row *r, said *s)
+static void link_row(const lab_row *r, lab_said *s)
 {
     const double value = atof(r->value);
-    if (is(r->variant, "nvml") && !is(r->value, "ok") && !is(r->value, "unknown"))
-        bad(s, "link nvml is %s", r->value);
-    if (is(r->variant, "path") && !is(r->value, "nvlink") && !is(r->value, "pcie") &&
-        !is(r->value, "unknown"))
-        bad(s, "link path %d->%d is %s", r->src, r->dst, r->value);
-    if (is(r->variant, "peak_gbps") && value < 0)
-        bad(s, "link peak %d->%d is negative", r->src, r->dst);
-    if (is(r->variant, "nvlink_gen") && (value < 0 || value > 6))
-        bad(s, "NVLink generation %s", r->value);
-    if (is(r->variant, "host_peak_gbps") && (value < 0 || value > 512))
-        bad(s, "host link peak %s GB/s", r->value);
+    if (lab_is(r->variant, "nvml") && !lab_is(r->value, "ok") && !lab_is(r->value, "unknown"))
+        lab_bad(s, "link nvml is %s", r->value);
+    if (lab_is(r->variant, "path") && !lab_is(r->value, "nvlink") && !lab_is(r->value, "pcie") &&
+        !lab_is(r->value, "unknown"))
+        lab_bad(s, "link path %d->%d is %s", r->src, r->dst, r->value);
+    if (lab_is(r->variant, "peak_gbps") && value < 0)
+        lab_bad(s, "link peak %d->%d is negative", r->src, r->dst);
+    if (lab_is(r->variant, "nvlink_gen") && (value < 0 || value > 6))
+        lab_bad(s, "NVLink generation %s", r->value);
+    if (lab_is(r->variant, "host_peak_gbps") && (value < 0 || value > 512))
+        lab_bad(s, "host link peak %s GB/s", r->value);
     if (strncmp(r->variant, "datasheet_", 10) == 0 && r->verified == 0)
-        bad(s, "link %s: %s does not match the datasheet arithmetic", r->variant, r->value);
+        lab_bad(s, "link %s: %s does not match the datasheet arithmetic", r->variant, r->value);
 }
 
 /** @brief NVML's state, and a path and a peak row for every ordered pair of the run's GPUs
  *         (where the link experiment ran); each link row sane. */
-static void check_link(const lab_rows *rows, said *s)
+static void check_link(const lab_rows *rows, lab_said *s)
 {
     for (size_t i = 0; i < rows->count; i++)
-        if (is(rows->row[i].experiment, "link"))
+        if (lab_is(rows->row[i].experiment, "link"))
             link_row(&rows->row[i], s);
     if (lab_rows_count(rows, "link", NULL) == 0)
         return;
     if (lab_rows_count(rows, "link", "nvml") == 0)
-        bad(s, "no link nvml row");
+        lab_bad(s, "no link nvml row");
     const int gpus = lab05_config(rows, "gpus", 0);
     for (int i = 0; i < gpus; i++)
         for (int j = 0; j < gpus; j++) {
             if (i == j)
                 continue;
             if (!lab_rows_pick(rows, "link", "path", NULL, NULL, i, j, 0))
-                bad(s, "no link path row for %d->%d", i, j);
+                lab_bad(s, "no link path row for %d->%d", i, j);
             if (!lab_rows_pick(rows, "link", "peak_gbps", NULL, NULL, i, j, 0))
-                bad(s, "no link peak row for %d->%d", i, j);
+                lab_bad(s, "no link peak row for %d->%d", i, j);
         }
 }
 
 /** @brief Every claim of the lab exactly once, with one of the three verdicts and a detail. */
-static void check_claims(const lab_rows *rows, said *s)
+static void check_claims(const lab_rows *rows, lab_said *s)
 {
     for (size_t i = 0; i < rows->count; i++) {
         const lab_row *r = &rows->row[i];
-        if (!is(r->experiment, "claim"))
+        if (!lab_is(r->experiment, "claim"))
             continue;
         int known = 0;
         for (size_t k = 0; k < lab_host.claim_count; k++)
-            known |= is(lab_host.claims[k].id, r->variant);
+            known |= lab_is(lab_host.claims[k].id, r->variant);
         if (!known)
-            bad(s, "unexpected claim %s", r->variant);
-        if (!is(r->value, "holds") && !is(r->value, "does_not_hold") && !is(r->value, "untested"))
-            bad(s, "claim %s has verdict %s", r->variant, r->value);
+            lab_bad(s, "unexpected claim %s", r->variant);
+        if (!lab_is(r->value, "holds") && !lab_is(r->value, "does_not_hold") &&
+            !lab_is(r->value, "untested"))
+            lab_bad(s, "claim %s has verdict %s", r->variant, r->value);
         if (r->detail[0] == '\0')
-            bad(s, "claim %s has no detail", r->variant);
+            lab_bad(s, "claim %s has no detail", r->variant);
     }
     for (size_t k = 0; k < lab_host.claim_count; k++) {
         const size_t n = lab_rows_count(rows, "claim", lab_host.claims[k].id);
         if (n != 1)
-            bad(s, "claim %s appears %zu times", lab_host.claims[k].id, n);
+            lab_bad(s, "claim %s appears %zu times", lab_host.claims[k].id, n);
     }
 }
 
 int lab05_plausible(const lab_rows *rows, FILE *out)
 {
-    said s = {out, 0};
+    lab_said s = {out, 0};
     check_times(rows, &s);
     check_sweeps(rows, &s);
     check_latency(rows, &s);
