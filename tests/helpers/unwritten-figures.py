@@ -41,7 +41,7 @@ def nvbandwidth_figures(column):
 
 
 def listed_figures():
-    with open(os.path.join(tools, "handout-figures.tsv"), encoding="utf-8") as f:
+    with open(os.path.join(tools, "authoring", "handout-figures.tsv"), encoding="utf-8") as f:
         return {row[1] for row in csv.reader(f, delimiter="\t")
                 if len(row) >= 3 and not row[0].startswith("#")}
 
