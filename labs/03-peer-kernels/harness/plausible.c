@@ -206,7 +206,7 @@ static void sweep(check *c, const lab_rows *rows, const char *route)
  *         keep host lines). */
 static void strides(check *c, const lab_rows *rows, const char *route)
 {
-    char variant[16];
+    char variant[32];
     for (int stride = 1; stride <= 64; stride *= 2) {
         snprintf(variant, sizeof variant, "stride_%d", stride);
         const size_t n = rows_of(rows, "stride", variant, route, 0);
