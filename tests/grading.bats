@@ -101,7 +101,8 @@ PY
     run python3 -c 'import json, sys
 for t in json.load(open(sys.argv[1]))["tests"]:
     if t["name"].startswith("01: TODO 01.1 describe_gpu"):
-        print(t["score"], t["max_score"], t.get("status"), t["output"])' "$SCORED/results.json"
+        print(t["score"], t["max_score"], t.get("status"), t["output"])
+        break' "$SCORED/results.json"
     assert_output "0 0 None not checkable on this machine: needs 2 GPU(s), this machine has 1 (1 point, counted out of the total: neither earned nor lost)"
 }
 
