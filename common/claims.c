@@ -29,9 +29,11 @@ lab_verdict lab_judge(int holds, char *said, size_t said_len, const char *fmt, .
     return holds ? LAB_HOLDS : LAB_DOES_NOT_HOLD;
 }
 
+/* A verdict's word in a claim row, indexed by lab_verdict. */
+static const char *const words[] = {"untested", "holds", "does_not_hold"};
+
 void lab_claims_judge(const lab_host_part *lab, lab_rows *rows)
 {
-    static const char *const words[] = {"untested", "holds", "does_not_hold"};
     size_t measured = 0;
     for (size_t i = 0; i < rows->count; i++)
         if (strcmp(rows->row[i].experiment, "claim") != 0)
@@ -65,4 +67,20 @@ void lab_bad(lab_said *said, const char *fmt, ...)
 int lab_is(const char *a, const char *b)
 {
     return strcmp(a, b) == 0;
+}
+
+int lab_verdict_word(const char *word)
+{
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (lab_is(word, words[i]))
+            return 1;
+    return 0;
+}
+
+int lab_claim_declared(const lab_host_part *lab, const char *id)
+{
+    for (size_t i = 0; i < lab->claim_count; i++)
+        if (lab_is(lab->claims[i].id, id))
+            return 1;
+    return 0;
 }

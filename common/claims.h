@@ -68,6 +68,12 @@ void lab_bad(lab_said *said, const char *fmt, ...) __attribute__((format(printf,
 /** @brief Are the two strings equal? (The row rules compare fields with words.) */
 int lab_is(const char *a, const char *b);
 
+/** @brief Is @p word a verdict a claim row may hold: holds, does_not_hold or untested? */
+int lab_verdict_word(const char *word);
+
+/** @brief Does @p lab declare a claim of id @p id? */
+int lab_claim_declared(const lab_host_part *lab, const char *id);
+
 /**
  * @brief Replace the "claim" rows of @p rows with one per claim (variant id, mode section,
  *        value verdict, detail said): a recorded run's verdicts recompute as a live run's.

@@ -71,8 +71,7 @@ static void row_rules(check *c, const lab_row *r, int *gpus, int *n, int *self_f
         *n = r->src + 1;
     if (strcmp(e, "flags") == 0 && strcmp(r->route, "loopback") == 0)
         ++*self_flags;
-    if (strcmp(e, "claim") == 0 && strcmp(r->value, "holds") && strcmp(r->value, "does_not_hold") &&
-        strcmp(r->value, "untested"))
+    if (strcmp(e, "claim") == 0 && !lab_verdict_word(r->value))
         lab_bad(&c->said, "claim %s has verdict %s", r->variant, r->value);
 }
 

@@ -539,14 +539,10 @@ static void check_claims(const lab_rows *rows, lab_said *s)
         const lab_row *r = &rows->row[i];
         if (!lab_is(r->experiment, "claim"))
             continue;
-        if (!lab_is(r->value, "holds") && !lab_is(r->value, "does_not_hold") &&
-            !lab_is(r->value, "untested"))
+        if (!lab_verdict_word(r->value))
             lab_bad(s, "claim %s has verdict %s", r->variant, r->value);
-        int known = 0;
-        for (size_t k = 0; k < lab_host.claim_count; k++)
-            known |= lab_is(lab_host.claims[k].id, r->variant);
-        if (!known && lab_rows_pick(rows, "claim", r->variant, NULL, NULL, LAB_ANY, LAB_ANY,
-                                    0) == r)
+        if (!lab_claim_declared(&lab_host, r->variant) &&
+            lab_rows_pick(rows, "claim", r->variant, NULL, NULL, LAB_ANY, LAB_ANY, 0) == r)
             lab_bad(s, "claim %s is not one of the lab's claims", r->variant);
     }
     for (size_t k = 0; k < lab_host.claim_count; k++) {

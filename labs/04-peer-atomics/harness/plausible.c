@@ -247,11 +247,9 @@ static void row_rules(check *c, const lab_row *r)
         latency(c, r, what);
     else if (!strcmp(e, "cpu-gpu"))
         mixed(c, r, what);
-    else if (!strcmp(e, "claim") && strcmp(r->value, "holds") &&
-             strcmp(r->value, "does_not_hold") && strcmp(r->value, "untested"))
+    else if (!strcmp(e, "claim") && !lab_verdict_word(r->value))
         lab_bad(&c->said, "claim %s: verdict %s is not one of holds, does_not_hold, untested",
-                r->variant,
-            r->value);
+                r->variant, r->value);
 }
 
 /** @brief The rows an experiment has over a route it measured: each variant once. */

@@ -485,13 +485,9 @@ static void check_claims(const lab_rows *rows, lab_said *s)
         const lab_row *r = &rows->row[i];
         if (!lab_is(r->experiment, "claim"))
             continue;
-        int known = 0;
-        for (size_t k = 0; k < lab_host.claim_count; k++)
-            known |= lab_is(lab_host.claims[k].id, r->variant);
-        if (!known)
+        if (!lab_claim_declared(&lab_host, r->variant))
             lab_bad(s, "unexpected claim %s", r->variant);
-        if (!lab_is(r->value, "holds") && !lab_is(r->value, "does_not_hold") &&
-            !lab_is(r->value, "untested"))
+        if (!lab_verdict_word(r->value))
             lab_bad(s, "claim %s has verdict %s", r->variant, r->value);
         if (r->detail[0] == '\0')
             lab_bad(s, "claim %s has no detail", r->variant);
