@@ -8,6 +8,8 @@ machine of its SUFFIX in tests/fixtures/machines.tsv). A placeholder stands
 alone between double braces:
 
   {{hw FIX}}                  the hardware FIX (labNN-SUFFIX) was recorded on
+  {{recorded-on NN}}          "Recorded on" every machine of machines.tsv, each with
+                              the {{hw}} and {{machine}} of lab NN's recording there
   {{name NN ID}}              claim ID's name in plain English, quoted
                               (labs/NN-name/claim-names.tsv)
   {{machine FIX}}             the CUDA and driver versions FIX's machine rows
@@ -63,21 +65,18 @@ BUILD = os.environ.get("BUILD", "build")
 if not os.path.isabs(BUILD):
     BUILD = os.path.join(ROOT, BUILD)
 
-MACHINES_TSV = os.path.join(ROOT, "tests", "fixtures", "machines.tsv")
+sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
+sys.path.insert(0, os.path.join(ROOT, "tools", "lib"))
+import machines  # noqa: E402 (the one reader of tests/fixtures/machines.tsv)
 
 
 def read_machines():
-    """[(suffix, "GPUS, LINK")] from tests/fixtures/machines.tsv, in its order:
-    the one place the course names its machines."""
-    out = []
-    with open(MACHINES_TSV, encoding="utf-8") as f:
-        rows = [line.rstrip("\n").split("\t") for line in f if line.strip() and not line.startswith("#")]
-    head = rows[0] if rows else []
-    if head[:3] != ["suffix", "gpus", "link"]:
-        raise SystemExit(f"slides-fill: {MACHINES_TSV} does not start with the columns suffix, gpus, link")
-    for row in rows[1:]:
-        out.append((row[0], row[1], row[2]))
-    return out
+    """[(suffix, gpus, link)] of tests/fixtures/machines.tsv, in its order: the one place the
+    course names its machines."""
+    try:
+        return [(m["suffix"], m["gpus"], m["link"]) for m in machines.machines()]
+    except machines.Unknown as e:
+        raise SystemExit(f"slides-fill: {e}")
 
 
 # The recorded machines (suffix, "GPUS, LINK"), in the order a
