@@ -568,8 +568,9 @@ def scoreboard_more(text):
         if nn in named or not any(recorded(f"lab{nn}-{suffix}") for suffix, _ in MACHINES):
             continue
         ids = [cid for _, cid, _ in lab_claims(nn)]
-        parts = [scoreboard([nn])] if not all(untested_everywhere(nn, c) for c in ids) else []
-        if any(untested_everywhere(nn, c) for c in ids):
+        untested_ids = [c for c in ids if untested_everywhere(nn, c)]
+        parts = [scoreboard([nn])] if len(untested_ids) < len(ids) else []
+        if untested_ids:
             parts.append(untested([nn]))
         pages.append("\n".join(["---", "", "<!-- _class: table -->", "", f"## Scoreboard: lab {nn}", ""] +
                                [p + "\n" for p in parts] +
