@@ -20,6 +20,18 @@ CUDA_HOME ?= $(if $(NVCC_FOUND),$(patsubst %/bin/nvcc,%,$(NVCC_FOUND)),/usr/loca
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
 BUILD ?= build
+# ccache, where it is installed, answers a compile it has seen before from its cache: the
+# tests, make grade and make mistakes build scratch copies of the same files again. Its cache
+# is $(BUILD)/ccache unless CCACHE_DIR names another (exported: a scratch copy's make shares
+# it); CCACHE= turns it off. -g records the folder a file was compiled in, which ccache would
+# otherwise hash: a copy compiles the same file in another folder.
+CCACHE ?= $(shell command -v ccache 2>/dev/null)
+ifneq ($(CCACHE),)
+export CCACHE_DIR ?= $(abspath $(BUILD))/ccache
+export CCACHE_NOHASHDIR ?= 1
+endif
+CCACHE_CC = $(CCACHE) $(CC)
+CCACHE_NVCC = $(CCACHE) $(NVCC)
 V ?= 0
 # SM versions to build for; default: the GPUs present, else Volta..Hopper.
 CUDA_ARCH ?= $(shell tools/machine/cuda-arch.sh "$(NVCC)")
@@ -78,12 +90,12 @@ COMMON_HOST_LIB := $(BUILD)/common/libcourse-host.a
 $(BUILD)/common/%.c.o: common/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/common/%.cu.o: common/%.cu
 	$(call say,NVCC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(Q)$(CCACHE_NVCC) $(NVCCFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(COMMON_LIB): $(COMMON_OBJS)
 	$(call say,AR,$@)
@@ -118,17 +130,17 @@ $(BUILD)/$(1)/bin/$(3): $$($(1)_$(3)_OBJS) $$(harness_$(3)_LINK) $(COMMON_LIB)
 $(BUILD)/$(1)/objects/$(3)/%.cu.o: $(2)/%.cu
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS_ALL) $(5) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
+	$(Q)$(CCACHE_NVCC) $(NVCCFLAGS_ALL) $(5) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
 
 $(BUILD)/$(1)/objects/$(3)/%.c.o: $(2)/%.c
 	$$(call say,CC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
 
 $(BUILD)/$(1)/objects-tsan/$(3)/%.c.o: $(2)/%.c
 	$$(call say,CC-TSAN,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $(TSAN_FLAGS) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) $(TSAN_FLAGS) $(4) $$(harness_$(3)_INC) -I $(2) -MMD -MP -c $$< -o $$@
 endef
 
 # harness_rules(lab name): the harness objects, built once for both
@@ -144,12 +156,12 @@ HOST_TOOLS += $(BUILD)/host/$(1)
 $(BUILD)/harness/$(1)/%.cu.o: labs/$(1)/harness/%.cu
 	$$(call say,NVCC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(NVCC) $(NVCCFLAGS_ALL) $$(LAB_CFLAGS_$(1)) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
+	$(Q)$(CCACHE_NVCC) $(NVCCFLAGS_ALL) $$(LAB_CFLAGS_$(1)) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
 
 $(BUILD)/harness/$(1)/%.c.o: labs/$(1)/harness/%.c
 	$$(call say,CC,$$<)
 	$(Q)mkdir -p $$(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) $$(LAB_CFLAGS_$(1)) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) $$(LAB_CFLAGS_$(1)) -I labs/$(1)/harness -MMD -MP -c $$< -o $$@
 
 $(BUILD)/host/$(1): $$(host_$(1)_OBJS) $(BUILD)/common/host_tool_main.c.o $(COMMON_HOST_LIB)
 	$$(call say,LINK,$$@)
@@ -167,7 +179,7 @@ $(BUILD)/$(1)/unit/$(2): tests/unit/lab$(3).c $$(filter %.c.o,$$($(1)_$(2)_OBJS)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D)
 	$(Q)mkdir -p $(BUILD)/$(1)/objects/unit
-	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -MMD -MP -MT $$@ -MF $(BUILD)/$(1)/objects/unit/$(2).d \
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) -I labs/$(2)/harness -MMD -MP -MT $$@ -MF $(BUILD)/$(1)/objects/unit/$(2).d \
 	    -c $$< -o $(BUILD)/$(1)/objects/unit/$(2).o
 	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/objects/unit/$(2).o $$(filter %.o %.a,$$^) $(LDLIBS_ALL)
 endef
@@ -183,7 +195,7 @@ $(1)_UNITS += $(BUILD)/$(1)/stand-in/$(2)
 $(BUILD)/$(1)/stand-in/$(2): tests/unit/lab$(3)-stand-in.c $$(filter %.c.o,$$($(1)_$(2)_OBJS)) $(COMMON_LIB)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D) $(BUILD)/$(1)/objects/stand-in
-	$(Q)$(CC) $(CFLAGS_ALL) -I labs/$(2)/harness -MMD -MP -MT $$@ \
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) -I labs/$(2)/harness -MMD -MP -MT $$@ \
 	    -MF $(BUILD)/$(1)/objects/stand-in/$(2).d -c $$< -o $(BUILD)/$(1)/objects/stand-in/$(2).o
 	$(Q)$(NVCC) $(GENCODE) -o $$@ $(BUILD)/$(1)/objects/stand-in/$(2).o $$(filter %.o %.a,$$^) \
 	    $$$$(nm -g --defined-only $(BUILD)/$(1)/objects/stand-in/$(2).o | \
@@ -202,7 +214,7 @@ $(1)_UNITS += $(BUILD)/$(1)/threads/$(2)
 $(BUILD)/$(1)/threads/$(2): tests/unit/lab$(3)-threads.c $$(patsubst $(BUILD)/$(1)/objects/%,$(BUILD)/$(1)/objects-tsan/%,$$(filter %.c.o,$$($(1)_$(2)_OBJS))) $(COMMON_LIB)
 	$$(call say,LINK,$$@)
 	$(Q)mkdir -p $$(@D) $(BUILD)/$(1)/objects-tsan/unit
-	$(Q)$(CC) $(CFLAGS_ALL) $(TSAN_FLAGS) -I labs/$(2)/harness -MMD -MP -MT $$@ \
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) $(TSAN_FLAGS) -I labs/$(2)/harness -MMD -MP -MT $$@ \
 	    -MF $(BUILD)/$(1)/objects-tsan/unit/$(2).d -c $$< -o $(BUILD)/$(1)/objects-tsan/unit/$(2).o
 	$(Q)$(NVCC) $(GENCODE) -Xcompiler $(TSAN_FLAGS) -o $$@ $(BUILD)/$(1)/objects-tsan/unit/$(2).o \
 	    $$(filter %.o %.a,$$^) $(LDLIBS_ALL)
@@ -223,13 +235,13 @@ TOOL_BINS := $(BUILD)/tools/gpu-query $(BUILD)/tools/common-probe $(HOST_TOOLS)
 $(BUILD)/tools/gpu-query: tools/machine/gpu-query.c $(COMMON_LIB)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@.o
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) -c $< -o $@.o
 	$(Q)$(NVCC) $(GENCODE) -o $@ $@.o $(COMMON_LIB)
 
 $(BUILD)/tools/common-probe: tests/probe/common-probe.c $(COMMON_LIB)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@.o
+	$(Q)$(CCACHE_CC) $(CFLAGS_ALL) -c $< -o $@.o
 	$(Q)$(NVCC) $(GENCODE) -o $@ $@.o $(COMMON_LIB)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
