@@ -15,7 +15,28 @@ if ! command -v bats >/dev/null 2>&1; then
     exit 1
 fi
 
-bats --formatter tap "$@" | tee "$log"
+# Test files run side by side (bats --jobs, through GNU parallel) where no GPU is visible:
+# there the suite is CPU work, and each file keeps its tests in order. With a GPU they run one
+# after another, so that no test times a GPU another file is using. TEST_JOBS=N says otherwise.
+jobs=${TEST_JOBS:-}
+if [ -z "$jobs" ]; then
+    gpus=$("$build/tools/gpu-query" count 2>/dev/null) || gpus=0
+    if [ "${gpus:-0}" -gt 0 ] 2>/dev/null; then jobs=1; else jobs=$(nproc 2>/dev/null || echo 1); fi
+fi
+if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
+    echo "run-bats: TEST_JOBS must be a number of jobs (1 or more), not '$jobs'" >&2
+    exit 2
+fi
+parallel_args=()
+if [ "$jobs" -gt 1 ] && [ "$#" -gt 1 ]; then
+    if command -v parallel >/dev/null 2>&1; then
+        parallel_args=(--jobs "$jobs" --no-parallelize-within-files)
+    else
+        echo "run-bats: GNU parallel is not installed, so the test files run one after another (sudo apt-get install parallel)" >&2
+    fi
+fi
+
+bats --formatter tap "${parallel_args[@]}" "$@" | tee "$log"
 status=${PIPESTATUS[0]}
 
 awk '

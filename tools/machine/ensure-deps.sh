@@ -4,7 +4,7 @@
 # command to run is printed. The script exits 1 only when a required tool
 # (Bats and its libraries, unifdef, python3, ThreadSanitizer's runtime) is
 # still missing; without an optional one (gnuplot, graphviz, doxygen) the
-# tests that need it skip and say why.
+# tests that need it skip and say why (without parallel or ccache they run slower).
 # DEPS_SLIDES=1 (make deps, make slides) also wants what rendering the decks
 # needs: a CJK font, Chromium and npm (the tests that render skip without).
 # LAB_NO_INSTALL=1 only checks (for machines without a package registry).
@@ -42,6 +42,10 @@ have_cmd "${CC:-gcc}" && ! tsan_links && missing+=(libtsan2)
 have_cmd gnuplot || optional+=(gnuplot-nox)
 have_cmd doxygen || optional+=(doxygen)
 have_cmd dot || optional+=(graphviz)
+# Speed only: GNU parallel runs the test files side by side (bats --jobs), ccache spares the
+# scratch copies the tests build the compiles they share.
+have_cmd parallel || optional+=(parallel)
+have_cmd ccache || optional+=(ccache)
 if [ "${DEPS_SLIDES:-0}" = 1 ]; then
     { have_cmd fc-list && fc-list :lang=zh family | grep -qi CJK; } || optional+=(fonts-noto-cjk)
     have_cmd chromium || have_cmd chromium-browser || optional+=(chromium)
