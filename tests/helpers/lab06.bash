@@ -4,12 +4,10 @@
 # checked, with times that make sense (min <= median <= max, all positive), an all-reduce's bus
 # bandwidth its algorithm bandwidth x 2(n-1)/n, and the recorded verdicts the recomputed ones:
 # the lab's host tool's check (labs/06-ipc-allreduce/harness/plausible.c), each broken rule
-# printed on a line.
+# printed on a line; a file whose line 1 is not the result header fails at once.
 lab06_check_rows() {
-    local tool
-    tool=$(host_tool 06) || fail "lab 06's host tool is not built"
-    "$tool" check "$1" 2>&1 | sed 's/^/lab06: /'
-    [ "${PIPESTATUS[0]}" -eq 0 ] || fail "the rows of $1 do not pass lab 06's checker"
+    checked_by_host_tool 06 "$1" "line 1 is not the lab's result header: " ||
+        fail "the rows of $1 do not pass lab 06's checker"
 }
 
 # lab06_wait_for_rank LAUNCHER_PID KEY RANK: print the pid of the launcher's child that is rank
