@@ -131,7 +131,7 @@ outside_other_recordings() {
 
 @test "frame: a new machine is one row and its recordings: the report, the handouts, the README's ledger, the scoreboard and the plots show it" {
     local copy="$BATS_TEST_TMPDIR/course" suffix=madeup gpu="Made-up GPU" link="PCIe Gen4 ×16"
-    local from gpus f nn lab h n labs=() drawn=same
+    local from gpus f nn lab h n labs=()
     from=$(machine_suffixes gpu_count=1 | head -n 1)
     [ -n "$from" ] || fail "no machine of one GPU in machines.tsv to derive the new one's recordings from"
     gpus="1× $gpu" # its row's GPUs and its label
@@ -189,8 +189,9 @@ outside_other_recordings() {
     run grep -c "^| lab | claim | § | .* | $gpus, $link |\$" "$BATS_TEST_TMPDIR/00.md"
     assert_output "$n"
 
-    # The plots: make run's report draws each of its recordings, titled with it; the slides'
-    # plots are handed it, and not all of them are the same as drawn without it.
+    # The plots: make run's report draws each of its recordings, titled with it; every slide
+    # plot of a lab it has a recording of, and the topology diagram, show it: each is drawn
+    # otherwise than from the same scripts and the fixtures without it.
     if command -v gnuplot >/dev/null && command -v dot >/dev/null; then
         run grep -c "^!\[[0-9][0-9]-[a-z0-9-]*: [a-z0-9-]*, $gpus, [0-9-]*\]([0-9][0-9]-[a-z0-9-]*-$suffix-[a-z0-9-]*\.png)\$" \
             "$BATS_TEST_TMPDIR/report/report.md"
@@ -204,14 +205,26 @@ outside_other_recordings() {
         chmod +x "$BATS_TEST_TMPDIR/bin/gnuplot"
         PATH="$BATS_TEST_TMPDIR/bin:$PATH" run "$copy/slides/plots/make-plots.sh" "$BATS_TEST_TMPDIR/img"
         assert_success
-        run grep -cF "='$gpus, $link';" "$BATS_TEST_TMPDIR/gnuplot.log"
-        [ "$output" -gt 0 ] || fail "make-plots.sh hands the new machine to no plot script"
-        run "$REPO_ROOT/slides/plots/make-plots.sh" "$BATS_TEST_TMPDIR/img-before"
-        assert_success
-        for f in "$BATS_TEST_TMPDIR"/img/*.png; do
-            cmp -s "$f" "$BATS_TEST_TMPDIR/img-before/$(basename "$f")" || drawn=changed
+        # every plot script of a lab it has a recording of is handed it, its row's words with it
+        for nn in "${labs[@]}"; do
+            [ -e "$copy/slides/plots/lab$nn.gp" ] || continue
+            grep "lab$nn\.gp\$" "$BATS_TEST_TMPDIR/gnuplot.log" | grep -F "='$copy/tests/fixtures/lab$nn-$suffix.csv';" |
+                grep -qF "='$gpus';" || fail "make-plots.sh does not hand lab$nn.gp the new machine's recording and row"
         done
-        [ "$drawn" = changed ] || fail "every slide plot is the same with the new machine as without it"
+        # and every plot and the diagram show it: none is drawn the same as without it
+        FIXTURES="$FIXTURES" PLOTS="$copy/slides/plots" run "$copy/slides/plots/make-plots.sh" "$BATS_TEST_TMPDIR/img-before"
+        assert_success
+        local same=()
+        for f in "$BATS_TEST_TMPDIR"/img-before/lab*.png; do
+            cmp -s "$f" "$BATS_TEST_TMPDIR/img/$(basename "$f")" && same+=("$(basename "$f")")
+        done
+        [ "${#same[@]}" -eq 0 ] || fail "drawn the same with the new machine as without it: ${same[*]}"
+        # the diagram's words (Graphviz writes a - as &#45;)
+        words() { grep -oE '<text[^>]*>[^<]*</text>' "$1" | sed -E 's/<[^>]*>//g; s/&#45;/-/g'; }
+        words "$BATS_TEST_TMPDIR/img/topology.svg" | grep -qxF "$gpus, $link" ||
+            fail "the topology diagram does not show the new machine ($gpus, $link)"
+        ! words "$BATS_TEST_TMPDIR/img-before/topology.svg" | grep -qxF "$gpus, $link" ||
+            fail "the topology diagram shows the new machine without its recordings"
     else
         echo "# the plots are not checked: gnuplot or dot is not installed" >&3
     fi

@@ -1,45 +1,96 @@
-# lab02.gp: lab 02's plot for the slides, from the lab's CSV.
+# lab02.gp: lab 02's plot for the slides, from the lab's recordings.
 #
-#   gnuplot -e "csv='tests/fixtures/lab02-PAIR.csv'; out='slides/img'; hw='...'" slides/plots/lab02.gp
-#   (PAIR: a machine of tests/fixtures/machines.tsv with 2 GPUs)
+#   slides/plots/make-plots.sh (it hands this script every recording: screen.gp)
 #
-# Writes OUT/lab02-methods.png: GB/s against copy size, GPU a -> GPU b, for
-# cudaMemcpyPeer and cudaMemcpy(Default) with peer access on, cudaMemcpyPeer
-# with peer access off, and the copy staged through pinned host memory.
+# Writes OUT/lab02-methods.png: GB/s against copy size, a panel per machine.
+# On a machine of several GPUs, GPU a -> GPU b: cudaMemcpyPeer and
+# cudaMemcpy(Default) with peer access on, cudaMemcpyPeer with peer access off,
+# and the copy staged through pinned host memory. On one GPU the same calls
+# copy within its memory (route loopback): no peer access to turn off.
 #
-# Columns (the course's one row format, tests/fixtures/rows-header.csv):
-# 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 7 bytes, 13 gbps.
-# Rows used: "timing" (variant: the method; route: peer or peer_off) and
-# "ordering" (its copies run GPU a -> GPU b, so their src and dst name the pair).
+# Columns, by name (the course's one row format, tests/fixtures/rows-header.csv):
+# experiment, variant, route, src, dst, bytes, gbps.
+# Rows used: "timing" (variant: the method; route: peer, peer_off or loopback)
+# and "ordering" (its copies run GPU a -> GPU b, so their src and dst name the pair).
 
-if (!exists("csv")) { exit error "lab02.gp: set csv to a recording on a pair of GPUs: make-plots.sh picks it" }
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = csv
-
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 
-# The pair: GPU a -> GPU b, the direction of the ordering rows.
-stats csv skip 1 using (strcol(1) eq "ordering" ? column(4) : NaN) nooutput
-A = int(STATS_min)
-stats csv skip 1 using (strcol(1) eq "ordering" ? column(5) : NaN) nooutput
-B = int(STATS_min)
-
-t(m, r) = strcol(1) eq "timing" && strcol(2) eq m && strcol(3) eq r && column(4) == A && column(5) == B
+t(m, r, a, b) = strcol("experiment") eq "timing" && strcol("variant") eq m && strcol("route") eq r && \
+    column("src") == a && column("dst") == b
 
 set output out."/lab02-methods.png"
-set title "Peer access decides the speed; the API does not"
-set logscale x 2
-set xrange [3000:360000000]
-set yrange [0:450]
-set xtics ("4 KiB" 4096, "64 KiB" 65536, "1 MiB" 1048576, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456)
-set xlabel "bytes per copy"
-set ylabel sprintf("GB/s, GPU %d -> GPU %d (median)", A, B)
-set grid
-set key below maxrows 2 width -2 font ",18"
-set style data linespoints
+set multiplot title "Peer access decides the speed; the API does not" font ",20"
+NP = rec_n
+do for [p = 1:NP] {
+    F = mfile(p)
+    if (mfar(p) eq "peer") {
+        # the pair: GPU a -> GPU b, the direction of the ordering rows
+        stats F using (strcol("experiment") eq "ordering" ? column("src") : NaN) nooutput
+        A = int(STATS_min)
+        stats F using (strcol("experiment") eq "ordering" ? column("dst") : NaN) nooutput
+        B = int(STATS_min)
+        R = "peer"
+        what = sprintf("GPU %d -> GPU %d, peer access on", A, B)
+    } else {
+        # one GPU: its copies from and to its own memory
+        stats F using (strcol("experiment") eq "timing" && strcol("route") eq "loopback" ? column("src") : NaN) nooutput
+        A = int(STATS_min)
+        B = A
+        R = "loopback"
+        what = sprintf("GPU %d -> GPU %d: one GPU, no link", A, B)
+    }
+    set title sprintf("%s\n%s", mhw(p), what) font ",16"
+    set size 1.0 / NP, 0.78
+    set origin (p - 1) * 1.0 / NP, 0.14
+    set logscale x 2
+    set xrange [3000:360000000]
+    # local memory copies run far above any link: that panel scales to its own data
+    if (R eq "peer") { set yrange [0:450] } else { set yrange [0:*] }
+    if (NP == 1) {
+        set xtics ("4 KiB" 4096, "64 KiB" 65536, "1 MiB" 1048576, "16 MiB" 16777216, "64 MiB" 67108864, "256 MiB" 268435456)
+    } else {
+        set xtics ("4 KiB" 4096, "1 MiB" 1048576, "256 MiB" 268435456)
+    }
+    set xlabel "bytes per copy"
+    set ylabel (p == 1 ? "GB/s (median)" : "")
+    set grid
+    unset key
+    set style data linespoints
+    if (R eq "peer") {
+        plot \
+            F using "bytes":(t("memcpy_peer", R, A, B) ? column("gbps") : NaN) pt 7 ps 1.6 lc 1, \
+            F using "bytes":(t("memcpy_default", R, A, B) ? column("gbps") : NaN) pt 4 ps 2.2 dt 2 lc 2, \
+            F using "bytes":(t("memcpy_peer", "peer_off", A, B) ? column("gbps") : NaN) pt 5 ps 1.6 lc 3, \
+            F using "bytes":(t("host_staged", R, A, B) ? column("gbps") : NaN) pt 9 ps 1.8 lc 4
+    } else {
+        plot \
+            F using "bytes":(t("memcpy_peer", R, A, B) ? column("gbps") : NaN) pt 7 ps 1.6 lc 1, \
+            F using "bytes":(t("memcpy_default", R, A, B) ? column("gbps") : NaN) pt 4 ps 2.2 dt 2 lc 2, \
+            F using "bytes":(t("host_staged", R, A, B) ? column("gbps") : NaN) pt 9 ps 1.8 lc 4
+    }
+}
+# the key's strip: no axes, no data, only the key
+set size 1, 0.14
+set origin 0, 0
+unset title
+unset border
+unset tics
+unset grid
+unset logscale
+unset xlabel
+unset ylabel
+set xrange [0:1]
+set yrange [0:1]
+set lmargin 0
+set rmargin 0
+set tmargin 0
+set bmargin 0
+set key center center horizontal maxrows 2 width -2 font ",18"
 plot \
-    csv skip 1 using 7:(t("memcpy_peer", "peer") ? column(13) : NaN) pt 7 ps 1.6 title "cudaMemcpyPeer, peer access on", \
-    csv skip 1 using 7:(t("memcpy_default", "peer") ? column(13) : NaN) pt 4 ps 2.2 dt 2 title "cudaMemcpy(Default), peer access on", \
-    csv skip 1 using 7:(t("memcpy_peer", "peer_off") ? column(13) : NaN) pt 5 ps 1.6 title "cudaMemcpyPeer, peer access off", \
-    csv skip 1 using 7:(t("host_staged", "peer") ? column(13) : NaN) pt 9 ps 1.8 title "staged through pinned host memory"
+    NaN with linespoints pt 7 ps 1.6 lc 1 title "cudaMemcpyPeer", \
+    NaN with linespoints pt 4 ps 2.2 dt 2 lc 2 title "cudaMemcpy(Default)", \
+    NaN with linespoints pt 5 ps 1.6 lc 3 title "cudaMemcpyPeer, peer access off", \
+    NaN with linespoints pt 9 ps 1.8 lc 4 title "staged through pinned host memory"
+unset multiplot

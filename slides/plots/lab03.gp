@@ -1,75 +1,62 @@
-# lab03.gp: lab 03's plots for the slides, from the lab's CSVs.
+# lab03.gp: lab 03's plots for the slides, from the lab's recordings.
 #
-#   gnuplot -e "csv='tests/fixtures/lab03-PAIR.csv'; csv1='tests/fixtures/lab03-ONE.csv'; \
-#               out='slides/img'; hw='...'; hw1='...'" slides/plots/lab03.gp
-#   (PAIR: a machine of tests/fixtures/machines.tsv with 2 GPUs; ONE: one with 1)
+#   slides/plots/make-plots.sh (it hands this script every recording: screen.gp)
 #
 # Writes OUT/lab03-variants.png (GB/s of pull, push, copy_only and
-# copy_then_compute against the array size: the pair over its peer link on
-# the left, one GPU over its host link on the right, each titled with what its
-# largest size shows) and OUT/lab03-stride.png (GB/s of the strided read,
-# peer, host and local memory, against the stride).
+# copy_then_compute against the array size, a panel per machine: a machine of
+# several GPUs over its peer link, one of one GPU over its host link, each
+# titled with what its largest size shows) and OUT/lab03-stride.png (GB/s of
+# the strided read against the stride: each machine's link, a line each, and
+# the first machine's local memory).
 #
-# Columns (the course's one row format, tests/fixtures/rows-header.csv):
-# 1 experiment, 2 variant, 3 route, 4 src, 5 dst, 7 bytes, 13 gbps.
+# Columns, by name (the course's one row format, tests/fixtures/rows-header.csv):
+# experiment, variant, route, bytes, gbps.
 # Rows used: "transfer" and "stride" (variant "stride_N": N floats apart),
 # routes "peer" (the source on GPU b = src, the result on GPU a = dst), "host"
 # (the source in host memory) and "loopback" (local memory of GPU a).
 
-if (!exists("csv")) { exit error "lab03.gp: set csv to a recording on a pair of GPUs: make-plots.sh picks it" }
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = csv
-if (!exists("csv1")) { exit error "lab03.gp: set csv1 to a recording on one GPU: make-plots.sh picks it" }
-if (!exists("hw1")) hw1 = csv1
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 
 # ------------------------------------------------------------- variants --
-v(name, r) = strcol(1) eq "transfer" && strcol(2) eq name && strcol(3) eq r ? column(13) : NaN
-# at_max(file, name, route): GB/s of a variant at the route's largest size
-at_max(name, r) = strcol(1) eq "transfer" && strcol(2) eq name && strcol(3) eq r && column(7) == MAXB ? column(13) : NaN
-# What the largest size says: reading in place against copying first, then computing.
-stats csv skip 1 using (strcol(1) eq "transfer" && strcol(3) eq "peer" ? column(7) : NaN) nooutput
-MAXB = STATS_max
-stats csv skip 1 using (at_max("pull", "peer")) nooutput
-PULL2 = STATS_max
-stats csv skip 1 using (at_max("copy_then_compute", "peer")) nooutput
-COPY2 = STATS_max
-stats csv1 skip 1 using (strcol(1) eq "transfer" && strcol(3) eq "host" ? column(7) : NaN) nooutput
-MAXB = STATS_max
-stats csv1 skip 1 using (at_max("pull", "host")) nooutput
-PULL1 = STATS_max
-stats csv1 skip 1 using (at_max("copy_then_compute", "host")) nooutput
-COPY1 = STATS_max
+v(name, r) = strcol("experiment") eq "transfer" && strcol("variant") eq name && strcol("route") eq r ? column("gbps") : NaN
+# GB/s of a variant at the route's largest size (MAXB)
+at_max(name, r) = strcol("experiment") eq "transfer" && strcol("variant") eq name && strcol("route") eq r && \
+    column("bytes") == MAXB ? column("gbps") : NaN
 says(pull, copy) = pull > copy ? "reading in place beats copying first" : "copying first beats reading in place"
 
 set output out."/lab03-variants.png"
-# two panels side by side, and one key for both in a strip of its own below them
+# a panel per machine side by side, and one key for all in a strip of its own below them
 set multiplot title "Pull, push or copy first: GB/s against the array size (titles: at the largest size)" font ",19"
-set logscale x 2
-set xrange [3000:1500000000]
-set xtics ("4 KiB" 4096, "1 MiB" 1048576, "1 GiB" 1073741824)
-set grid
-set style data linespoints
-set yrange [0:*]
-unset key
-set size 0.5, 0.8
-set origin 0, 0.12
-set title sprintf("%s\n%s", hw, says(PULL2, COPY2)) font ",18"
-set ylabel "GB/s (median)"
-plot \
-    csv skip 1 using 7:(v("pull", "peer")) pt 5 ps 1.4 lc rgb "#009e73", \
-    csv skip 1 using 7:(v("push", "peer")) pt 9 ps 1.6 dt 2 lc rgb "#0072b2", \
-    csv skip 1 using 7:(v("copy_only", "peer")) pt 4 ps 1.4 dt 3 lc rgb "#e69f00", \
-    csv skip 1 using 7:(v("copy_then_compute", "peer")) pt 13 ps 1.6 lc rgb "#d55e00"
-set origin 0.5, 0.12
-set title sprintf("%s\n%s", hw1, says(PULL1, COPY1)) font ",18"
-unset ylabel
-plot \
-    csv1 skip 1 using 7:(v("pull", "host")) pt 5 ps 1.4 lc rgb "#009e73", \
-    csv1 skip 1 using 7:(v("push", "host")) pt 9 ps 1.6 dt 2 lc rgb "#0072b2", \
-    csv1 skip 1 using 7:(v("copy_only", "host")) pt 4 ps 1.4 dt 3 lc rgb "#e69f00", \
-    csv1 skip 1 using 7:(v("copy_then_compute", "host")) pt 13 ps 1.6 lc rgb "#d55e00"
+NP = rec_n
+do for [p = 1:NP] {
+    F = mfile(p)
+    R = mfar(p)
+    # what the largest size says: reading in place against copying first, then computing
+    stats F using (strcol("experiment") eq "transfer" && strcol("route") eq R ? column("bytes") : NaN) nooutput
+    MAXB = STATS_max
+    stats F using (at_max("pull", R)) nooutput
+    PULL = STATS_max
+    stats F using (at_max("copy_then_compute", R)) nooutput
+    COPY = STATS_max
+    set logscale x 2
+    set xrange [3000:1500000000]
+    set xtics ("4 KiB" 4096, "1 MiB" 1048576, "1 GiB" 1073741824)
+    set grid
+    set style data linespoints
+    set yrange [0:*]
+    unset key
+    set size 1.0 / NP, 0.8
+    set origin (p - 1) * 1.0 / NP, 0.12
+    set title sprintf("%s\n%s", mhw(p), says(PULL, COPY)) font (NP > 2 ? ",15" : ",18")
+    set ylabel (p == 1 ? "GB/s (median)" : "")
+    plot \
+        F using "bytes":(v("pull", R)) pt 5 ps 1.4 lc rgb "#009e73", \
+        F using "bytes":(v("push", R)) pt 9 ps 1.6 dt 2 lc rgb "#0072b2", \
+        F using "bytes":(v("copy_only", R)) pt 4 ps 1.4 dt 3 lc rgb "#e69f00", \
+        F using "bytes":(v("copy_then_compute", R)) pt 13 ps 1.6 lc rgb "#d55e00"
+}
 # the key's strip: no axes, no data, only the key
 set size 1, 0.12
 set origin 0, 0
@@ -78,6 +65,7 @@ unset border
 unset tics
 unset grid
 unset logscale
+unset ylabel
 set xrange [0:1]
 set yrange [0:1]
 set lmargin 0
@@ -94,17 +82,19 @@ unset multiplot
 
 # --------------------------------------------------------------- stride --
 # Each memory's rate against its own stride-1 rate: what the read order costs.
+# A line per machine over its link (peer or host), and the first machine's local memory.
 reset
-here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 stride(v) = v[1:7] eq "stride_" ? real(v[8:]) : NaN
-s(r) = strcol(1) eq "stride" && strcol(3) eq r ? column(13) : NaN
-stats csv skip 1 using (strcol(1) eq "stride" && strcol(2) eq "stride_1" && strcol(3) eq "loopback" ? column(13) : NaN) nooutput
+s(r) = strcol("experiment") eq "stride" && strcol("route") eq r ? column("gbps") : NaN
+s1(r) = strcol("experiment") eq "stride" && strcol("variant") eq "stride_1" && strcol("route") eq r ? column("gbps") : NaN
+array ONE[rec_n]
+do for [i = 1:rec_n] {
+    stats mfile(i) using (s1(mfar(i))) nooutput
+    ONE[i] = STATS_max
+}
+stats mfile(1) using (s1("loopback")) nooutput
 L1 = STATS_max
-stats csv skip 1 using (strcol(1) eq "stride" && strcol(2) eq "stride_1" && strcol(3) eq "peer" ? column(13) : NaN) nooutput
-P1 = STATS_max
-stats csv1 skip 1 using (strcol(1) eq "stride" && strcol(2) eq "stride_1" && strcol(3) eq "host" ? column(13) : NaN) nooutput
-H1 = STATS_max
 set output out."/lab03-stride.png"
 set title "Scattered reads cost more over a link than in local memory"
 set logscale x 2
@@ -117,6 +107,6 @@ set grid
 set key below vertical maxrows 3 font ",17"
 set style data linespoints
 plot \
-    csv skip 1 using (stride(strcol(2))):(s("loopback") / L1) pt 7 ps 1.5 lc "gray40" title sprintf("local memory (%s)", hw), \
-    csv skip 1 using (stride(strcol(2))):(s("peer") / P1) pt 5 ps 1.5 lc rgb "#1a7f37" title "peer memory over NVLink (the same machine)", \
-    csv1 skip 1 using (stride(strcol(2))):(s("host") / H1) pt 9 ps 1.5 lc rgb "#1b365d" title sprintf("host memory over PCIe (%s)", hw1)
+    mfile(1) using (stride(strcol("variant"))):(s("loopback") / L1) pt 6 ps 1.5 lc "gray40" title sprintf("local memory (%s)", mgpus(1)), \
+    for [i = 1:rec_n] mfile(i) using (stride(strcol("variant"))):(s(mfar(i)) / ONE[i]) pt mpoint(i) ps 1.5 lc rgb mcolour(i) \
+        title sprintf("%s memory over %s (%s)", mfar(i), mlink(i), mgpus(i))

@@ -1,84 +1,138 @@
-# lab04.gp: lab 04's plots for the slides, from the lab's CSV.
+# lab04.gp: lab 04's plots for the slides, from the lab's recordings.
 #
-#   gnuplot -e "csv='tests/fixtures/lab04-PAIR.csv'; out='slides/img'; hw='...'" slides/plots/lab04.gp
-#   (PAIR: a machine of tests/fixtures/machines.tsv with 2 GPUs)
+#   slides/plots/make-plots.sh (it hands this script every recording: screen.gp)
 #
-# Writes OUT/lab04-latency.png (ns per atomic of the dependent chain, median:
-# local, and from the peer with device and with system scope) and
+# Writes OUT/lab04-latency.png (ns per atomic of the dependent chain, median,
+# two bars per machine: local, and across its link with device scope) and
 # OUT/lab04-counters.png (median time of one run of every counter variant,
-# the same increments each, log scale).
+# the same increments each, log scale: a panel per machine).
 #
-# Columns (the course's one row format, tests/fixtures/rows-header.csv):
-# 1 experiment, 2 variant, 3 route, 6 mode, 8 count, 10 median_us.
+# Columns, by name (the course's one row format, tests/fixtures/rows-header.csv):
+# experiment, variant, route, src, dst, mode, count, median_us.
 # Rows used: "latency" (device scope, route loopback: GPU a walks its own
-# memory) and "latency-peer" (variant = scope: GPU b walks GPU a's memory);
-# count = the chain's steps, median_us = one chain. "counter" (variant device,
-# route loopback) and "counter-peer" (mode one: GPU b alone; both: a and b at
-# once); median_us = one run. The scope of a counter variant is its name;
+# memory; route host: one GPU walks host memory) and "latency-peer" (variant =
+# scope: GPU src walks GPU dst's memory); count = the chain's steps, median_us =
+# one chain. "counter" (route loopback: the GPU's own memory; route host: host
+# memory, mode one) and "counter-peer" (mode one: GPU b alone; both: a and b
+# at once); median_us = one run. The scope of a counter variant is its name;
 # warp_aggregated and block_aggregated add with atomicAdd_system
 # (labs/04-peer-atomics/harness/counters.c), local_then_copy with atomicAdd.
 
-if (!exists("csv")) { exit error "lab04.gp: set csv to a recording on a pair of GPUs: make-plots.sh picks it" }
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = csv
-
-if (!exists("csv1")) { exit error "lab04.gp: set csv1 to a recording on one GPU: make-plots.sh picks it" }
-if (!exists("hw1")) hw1 = csv1
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 
 # -------------------------------------------------------------- latency --
-# ns per atomic (one chain's median time over its steps), linear: local and
-# across NVLink on the pair (csv), local and across PCIe on one GPU (csv1).
+# ns per atomic (one chain's median time over its steps), linear: two bars a
+# machine, its local memory and across its link (the peer on a pair, the host
+# on one GPU), in the machine's colour; a dashed line between machines.
 ns(us, steps) = us * 1000.0 / steps
-lpos(e, v, r) = e eq "latency" && v eq "device" && r eq "loopback" ? 1 : e eq "latency-peer" && v eq "device" ? 2 : NaN
-hpos(e, v, r) = e eq "latency" && v eq "device" ? (r eq "loopback" ? 3.5 : r eq "host" ? 4.5 : NaN) : NaN
+is(e, v, r) = strcol("experiment") eq e && strcol("variant") eq v && strcol("route") eq r
+x0(i) = 1 + 2.5 * (i - 1)
+lpos(i) = is("latency", "device", "loopback") ? x0(i) : \
+          (mfar(i) eq "peer" ? is("latency-peer", "device", "peer") : is("latency", "device", "host")) ? x0(i) + 1 : NaN
+tics = ""
+YMAX = 1400
+do for [i = 1:rec_n] {
+    if (mfar(i) eq "peer") {
+        stats mfile(i) using (is("latency-peer", "device", "peer") ? column("src") : NaN) nooutput
+        S = int(STATS_min)
+        stats mfile(i) using (is("latency-peer", "device", "peer") ? column("dst") : NaN) nooutput
+        across = sprintf("GPU %d -> GPU %d\nover %s", S, int(STATS_min), mkind(i))
+    } else {
+        stats mfile(i) using (is("latency", "device", "host") ? column("src") : NaN) nooutput
+        across = sprintf("GPU %d -> host\nover %s", int(STATS_min), mkind(i))
+    }
+    tics = tics.sprintf('%s"local" %g, "%s" %g', i > 1 ? ", " : "", x0(i), across, x0(i) + 1)
+    # the top: room above the tallest bar for its label
+    stats mfile(i) using (lpos(i) == lpos(i) ? ns(column("median_us"), column("count")) : NaN) nooutput
+    YMAX = 1.15 * STATS_max > YMAX ? 1.15 * STATS_max : YMAX
+    if (i > 1) { set arrow i from x0(i) - 0.75, graph 0 to x0(i) - 0.75, graph 1 nohead dt 2 lc "gray40" }
+}
 set output out."/lab04-latency.png"
 set title "One atomic across a link: a few times slower, not a hundred"
 set style fill solid 0.85 border -1
 set boxwidth 0.6
-set xrange [0.4:5.1]
-set yrange [0:1400]
-set xtics ("local" 1, "GPU 1 -> GPU 0\nover NVLink" 2, "local" 3.5, "GPU 0 -> host\nover PCIe" 4.5)
+set xrange [0.4:x0(rec_n) + 1.6]
+set yrange [0:YMAX]
+eval "set xtics (".tics.")"
+if (rec_n > 2) { set xtics font ",15" }
 set bmargin 4
 set ylabel "ns per atomicAdd (dependent chain)"
 set grid ytics
 set key above horizontal font ",18"
-set arrow 1 from 2.75, graph 0 to 2.75, graph 1 nohead dt 2 lc "gray40"
 plot \
-    csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))) with boxes lc rgb "#1a7f37" title hw, \
-    csv skip 1 using (lpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))):(sprintf("%.0f ns", ns(column(10), column(8)))) with labels offset 0,0.9 notitle, \
-    csv1 skip 1 using (hpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))) with boxes lc rgb "#1b365d" title hw1, \
-    csv1 skip 1 using (hpos(strcol(1), strcol(2), strcol(3))):(ns(column(10), column(8))):(sprintf("%.0f ns", ns(column(10), column(8)))) with labels offset 0,0.9 notitle
+    for [i = 1:rec_n] mfile(i) using (lpos(i)):(ns(column("median_us"), column("count"))) with boxes lc rgb mcolour(i) title mhw(i), \
+    for [i = 1:rec_n] mfile(i) using (lpos(i)):(ns(column("median_us"), column("count"))):(sprintf("%.0f ns", ns(column("median_us"), column("count")))) \
+        with labels offset 0,0.9 notitle
 
 # ------------------------------------------------------------- counters --
+# A panel per machine, as wide as its bars. On a pair: 1 GPU a alone on its own
+# memory; 2-3 GPU b alone (mode one); 4-8 both GPUs at once (mode both). On one
+# GPU: 1 on its own memory; 2-5 on host memory, across its link. Orange:
+# system scope.
 reset
 load here."/screen.gp"
-# The bar of a counter row: 1 GPU a alone on its own memory; 2-3 GPU b alone
-# (mode one); 4-8 both GPUs at once (mode both). Orange: system scope.
 one(v) = v eq "device" ? 2 : v eq "system" ? 3 : NaN
 both(v) = v eq "device" ? 4 : v eq "system" ? 5 : v eq "warp_aggregated" ? 6 : \
           v eq "block_aggregated" ? 7 : v eq "local_then_copy" ? 8 : NaN
-cpos(e, v, r, m) = e eq "counter" ? (v eq "device" && r eq "loopback" ? 1 : NaN) : \
-                   e eq "counter-peer" ? (m eq "one" ? one(v) : m eq "both" ? both(v) : NaN) : NaN
+host(v) = v eq "device" ? 2 : v eq "system" ? 3 : v eq "warp_aggregated" ? 4 : v eq "block_aggregated" ? 5 : NaN
+local(e, v, r) = e eq "counter" && v eq "device" && r eq "loopback"
+ppos(e, v, r, m) = local(e, v, r) ? 1 : e eq "counter-peer" ? (m eq "one" ? one(v) : m eq "both" ? both(v) : NaN) : NaN
+hpos(e, v, r, m) = local(e, v, r) ? 1 : e eq "counter" && r eq "host" && m eq "one" ? host(v) : NaN
+cpos(i) = mfar(i) eq "peer" ? ppos(strcol("experiment"), strcol("variant"), strcol("route"), strcol("mode")) : \
+                              hpos(strcol("experiment"), strcol("variant"), strcol("route"), strcol("mode"))
+bars(i) = mfar(i) eq "peer" ? 8 : 5
 sys_scope(v) = v eq "system" || v eq "warp_aggregated" || v eq "block_aggregated"
+ms = 'column("median_us") / 1000.0'
+WIDE = 0
+do for [i = 1:rec_n] { WIDE = WIDE + bars(i) }
 set output out."/lab04-counters.png"
-set title "Fewer atomics across the link, faster: aggregate, or count locally"
-set xrange [0.4:8.6]
-set logscale y 10
-set yrange [0.005:1000]
-set format y "%g"
-set xtics ("local\nGPU 0" 1, "peer\nGPU 1" 2, "peer\nsystem" 3, "both\ndevice\n(a race)" 4, \
-           "both\nsystem" 5, "warp\naggregated" 6, "block\naggregated" 7, "local,\nthen copy" 8)
-set bmargin 5
-set xtics font ",16"
-set key above horizontal font ",18"
-set ylabel "ms per run (median)"
-set grid ytics
+set multiplot title "Fewer atomics across the link, faster: aggregate, or count locally" font ",20"
+X = 0
+do for [i = 1:rec_n] {
+    set size 1.0 * bars(i) / WIDE, 0.82
+    set origin X, 0.08
+    X = X + 1.0 * bars(i) / WIDE
+    set title mhw(i) font ",16"
+    set xrange [0.4:bars(i) + 0.6]
+    set logscale y 10
+    set yrange [0.005:20000]
+    # one scale for all panels: its numbers on the first only, the others wider for their bars
+    set format y (i == 1 ? "%g" : "")
+    set lmargin (i == 1 ? 10 : 2)
+    if (mfar(i) eq "peer") {
+        set xtics ("local\nGPU 0" 1, "peer\nGPU 1" 2, "peer\nsystem" 3, "both\ndevice\n(a race)" 4, \
+                   "both\nsystem" 5, "warp\naggr." 6, "block\naggr." 7, "local,\nthen\ncopy" 8)
+    } else {
+        set xtics ("local\nGPU 0" 1, "host\ndevice" 2, "host\nsystem" 3, "host,\nwarp\naggr." 4, "host,\nblock\naggr." 5)
+    }
+    set xtics font ",14"
+    set bmargin 4.5
+    set ylabel (i == 1 ? "ms per run (median)" : "")
+    set grid ytics
+    unset key
+    plot \
+        mfile(i) using (cpos(i)):(@ms):(sys_scope(strcol("variant")) ? 0xd55e00 : 0x0072b2) with points pt 7 ps 3 lc rgb variable, \
+        mfile(i) using (cpos(i)):(@ms):(sprintf("%.3g", @ms)) with labels offset 0,1.4 font ",14"
+}
+# the key's strip: no axes, no data, only the key
+set size 1, 0.08
+set origin 0, 0
+unset title
+unset border
+unset tics
+unset grid
+unset logscale
+unset ylabel
+set xrange [0:1]
+set yrange [0:1]
+set lmargin 0
+set rmargin 0
+set tmargin 0
+set bmargin 0
+set key center center horizontal font ",18"
 plot \
-    csv skip 1 using (cpos(strcol(1), strcol(2), strcol(3), strcol(6))):(column(10) / 1000.0):(sys_scope(strcol(2)) ? 0xd55e00 : 0x0072b2) \
-        with points pt 7 ps 3 lc rgb variable notitle, \
-    csv skip 1 using (cpos(strcol(1), strcol(2), strcol(3), strcol(6))):(column(10) / 1000.0):(sprintf("%.3f", column(10) / 1000.0)) \
-        with labels offset 0,1.4 notitle, \
     NaN with points pt 7 ps 3 lc rgb "#0072b2" title "device scope (atomicAdd)", \
     NaN with points pt 7 ps 3 lc rgb "#d55e00" title "system scope (atomicAdd_system)"
+unset multiplot

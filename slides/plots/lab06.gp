@@ -1,7 +1,6 @@
 # lab06.gp: lab 06's plot for the slides, from the lab's CSVs.
 #
-#   gnuplot -e "csv='tests/fixtures/lab06-PAIR.csv'; csv1='tests/fixtures/lab06-ONE.csv'; \
-#               out='slides/img'; hw='...'; hw1='...'" slides/plots/lab06.gp
+#   slides/plots/make-plots.sh (it hands this script every recording: screen.gp)
 #
 # Writes OUT/lab06-busbw.png: the all-reduce's bus bandwidth (nccl-tests'
 # busbw, the gbps column) against the bytes per rank, one line per algorithm
@@ -15,58 +14,51 @@
 # all-reduce through IPC handles (or NCCL) beat host staging, and by how much
 # at the largest size.
 #
-# Columns (the course's one row format, tests/fixtures/rows-header.csv):
-# 1 experiment, 2 variant, 3 route, 7 bytes, 13 gbps (busbw).
+# Columns, by name (the course's one row format, tests/fixtures/rows-header.csv):
+# experiment, variant, route, bytes, gbps (busbw).
 
-if (!exists("csv")) { exit error "lab06.gp: set csv to a recording on a pair of GPUs, or '': make-plots.sh picks it" }
-if (!exists("csv1")) { exit error "lab06.gp: set csv1 to a recording on one GPU, or '': make-plots.sh picks it" }
 if (!exists("out")) out = "."
-if (!exists("hw")) hw = csv
-if (!exists("hw1")) hw1 = csv1
 here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 
-# the panels: the recordings given, several GPUs first
-NP = (csv ne "") + (csv1 ne "")
-if (NP == 0) { print "lab06.gp: no recording given (csv and csv1 are both empty)"; exit status 1 }
-first = csv ne ""   # panel 1 is csv's
+NP = rec_n
 
-ar(v) = strcol(1) eq "allreduce" && strcol(2) eq v
+ar(v) = strcol("experiment") eq "allreduce" && strcol("variant") eq v
 # each algorithm's line, the same in the panels and in the key
 pt_of(a) = a eq "ring" ? 5 : a eq "one_shot" ? 7 : a eq "nccl" ? 9 : 13
 dt_of(a) = a eq "ring" ? 1 : a eq "one_shot" ? 2 : a eq "nccl" ? 4 : 3
 lc_of(a) = a eq "ring" ? "#009e73" : a eq "one_shot" ? "#0072b2" : a eq "nccl" ? "#cc79a7" : "#d55e00"
 # a row of the collective through IPC handles or NCCL (not host staging) at size S
-ipc_at(S) = strcol(1) eq "allreduce" && strcol(3) ne "host" && strcol(2) ne "skipped" && column(7) == S
+ipc_at(S) = strcol("experiment") eq "allreduce" && strcol("route") ne "host" && strcol("variant") ne "skipped" && column("bytes") == S
 
 set output out."/lab06-busbw.png"
 NCCL_ANY = 0
 set multiplot
 do for [p = 1:NP] {
-    F = (p == 1 && first) ? csv : csv1
-    H = (p == 1 && first) ? hw : hw1
+    F = mfile(p)
+    H = mhw(p)
     # the route of the IPC paths: peer (one rank per GPU) or loopback (ranks sharing a GPU)
     # (a count is a sum of 0s and 1s: stats refuses a column without a valid point)
-    stats F skip 1 using (ar("ring") && strcol(3) eq "loopback" ? 1 : 0) nooutput
+    stats F using (ar("ring") && strcol("route") eq "loopback" ? 1 : 0) nooutput
     R = STATS_sum > 0 ? "loopback" : "peer"
-    stats F skip 1 using (ar("nccl") ? 1 : 0) nooutput
+    stats F using (ar("nccl") ? 1 : 0) nooutput
     NCCL = STATS_sum > 0
     NCCL_ANY = NCCL_ANY || NCCL
     # the sizes, smallest first: each host_staged row's, in turn
-    stats F skip 1 using (ar("host_staged") ? column(7) : NaN) nooutput
+    stats F using (ar("host_staged") ? column("bytes") : NaN) nooutput
     S = STATS_min
     LAST = STATS_max
     W = 0
     N = 0
     while (1) {
-        stats F skip 1 using (ar("host_staged") && column(7) == S ? column(13) : NaN) nooutput
+        stats F using (ar("host_staged") && column("bytes") == S ? column("gbps") : NaN) nooutput
         HOST = STATS_max
-        stats F skip 1 using (ipc_at(S) ? column(13) : 0) nooutput
+        stats F using (ipc_at(S) ? column("gbps") : 0) nooutput
         BEST = STATS_max
         N = N + 1
         W = W + (BEST > HOST ? 1 : 0)
         if (S == LAST) { RATIO = BEST / HOST; break }
-        stats F skip 1 using (ar("host_staged") && column(7) > S ? column(7) : NaN) nooutput
+        stats F using (ar("host_staged") && column("bytes") > S ? column("bytes") : NaN) nooutput
         S = STATS_min
     }
     who = NCCL ? "ring, one-shot or NCCL" : "ring or one-shot"
@@ -94,7 +86,7 @@ do for [p = 1:NP] {
     set style data linespoints
     # NCCL's line only where it ran (gnuplot warns about a series without a point)
     algs = NCCL ? "ring one_shot nccl host_staged" : "ring one_shot host_staged"
-    plot for [a in algs] F skip 1 using 7:(ar(a) ? column(13) : NaN) \
+    plot for [a in algs] F using "bytes":(ar(a) ? column("gbps") : NaN) \
         pt pt_of(a) ps (a eq "host_staged" ? 1.5 : 1.3) dt dt_of(a) lc rgb lc_of(a)
 }
 # the key's strip: no axes, no data, only the key

@@ -18,3 +18,27 @@ if (exists("layout_check")) {
     set border lc rgb "#00ffff"
     set key textcolor rgb "#ff00ff"
 }
+
+# Columns are read by their names in the header row (column("gbps"), strcol("experiment")):
+# make-plots.sh checks that every recording has each name a script reads.
+set datafile columnheaders
+
+# ------------------------------------------------------------ machines --
+# The lab's recordings, every one make-plots.sh found (in the order of
+# tests/fixtures/machines.tsv): rec_n of them, the Kth's file and its machine's row.
+if (!exists("rec_n") || rec_n < 1) {
+    exit error "set rec_n and, for K = 1..rec_n, rec_K, rec_gpus_K, rec_link_K, rec_label_K, rec_kind_K, rec_count_K: make-plots.sh does"
+}
+mfile(i) = value(sprintf("rec_%d", i))
+mgpus(i) = value(sprintf("rec_gpus_%d", i))
+mlink(i) = value(sprintf("rec_link_%d", i))
+mlabel(i) = value(sprintf("rec_label_%d", i))
+mkind(i) = value(sprintf("rec_kind_%d", i))
+mcount(i) = value(sprintf("rec_count_%d", i))
+# how a plot names a machine: "GPUS, LINK", as its row writes them
+mhw(i) = mgpus(i).", ".mlink(i)
+# the far side of a machine's link: the peer on several GPUs, the host on one GPU
+mfar(i) = mcount(i) >= 2 ? "peer" : "host"
+# each machine's colour and point, the same in every plot
+mcolour(i) = word("#1a7f37 #1b365d #d55e00 #cc79a7 #e69f00 #0072b2", (i - 1) % 6 + 1)
+mpoint(i) = int(word("7 5 9 11 13 4", (i - 1) % 6 + 1))
