@@ -58,19 +58,15 @@ import csv
 import glob
 import os
 import re
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.environ.get("FIXTURES", os.path.join(ROOT, "tests", "fixtures"))
-BUILD = os.environ.get("BUILD", "build")
-if not os.path.isabs(BUILD):
-    BUILD = os.path.join(ROOT, BUILD)
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
 sys.path.insert(0, os.path.join(ROOT, "tools", "lib"))
 import machines  # noqa: E402 (the one reader of tests/fixtures/machines.tsv)
-import result_rows  # noqa: E402 (the one reader of result rows and of the host tools' figures)
+import host_tools  # noqa: E402 (the one way to call the labs' host tools and read what they print)
 
 
 def read_machines():
@@ -104,7 +100,12 @@ NOT_RECORDED = "no recording of this lab on that machine yet"
 
 def fixture_file(fix):
     """The path of the recording FIX (labNN-SUFFIX), whether it exists or not."""
-    if not re.fullmatch(r"lab[0-9]{2}-(" + "|".join(re.escape(s) for s, _ in MACHINES) + ")", fix):
+    try:
+        machines.of(fix + ".csv")  # the one lookup of a recording's machine by its name
+        ok = os.path.basename(fix) == fix
+    except machines.Unknown:
+        ok = False
+    if not ok:
         raise FillError(f"'{fix}' is not a recorded run (labNN-SUFFIX, SUFFIX one of tests/fixtures/machines.tsv: "
                         f"{', '.join(s for s, _ in MACHINES)})")
     return os.path.join(FIXTURES, fix + ".csv")
@@ -211,19 +212,12 @@ def todo(tid):
     raise FillError(f"no {mark} in labs/{nn}-*/student/")
 
 
-def host_tool(nn):
-    tools = sorted(glob.glob(os.path.join(BUILD, "host", f"{nn}-*")))
-    if not tools:
-        raise FillError(f"no host tool {BUILD}/host/{nn}-* (build it: make tools)")
-    return tools[0]
-
-
 def host_tool_run(nn, command, fix):
     """What lab NN's host tool prints for COMMAND (verdicts, figures, report) on recording FIX."""
-    out = subprocess.run([host_tool(nn), command, fixture_path(fix)], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise FillError(f"{host_tool(nn)} {command} {fix}.csv failed: {out.stderr.strip()}")
-    return out.stdout
+    try:
+        return host_tools.run(nn, command, fixture_path(fix))
+    except host_tools.Failed as e:
+        raise FillError(str(e))
 
 
 def verdicts(nn, fix):
@@ -231,11 +225,10 @@ def verdicts(nn, fix):
     key = (nn, fix)
     if key not in _verdict_cache:
         try:
-            found = result_rows.parse(host_tool_run(nn, "verdicts", fix), f"{host_tool(nn)} verdicts")
-        except result_rows.NotRows as e:
+            found = host_tools.verdicts(nn, fixture_path(fix))
+        except host_tools.Failed as e:
             raise FillError(str(e))
-        _verdict_cache[key] = {r["variant"]: (r["value"], r["detail"], r["mode"])
-                               for r in result_rows.of(found, "claim")}
+        _verdict_cache[key] = {r["variant"]: (r["value"], r["detail"], r["mode"]) for r in found}
     return _verdict_cache[key]
 
 
@@ -248,9 +241,8 @@ def figures(nn, fix, cid):
     key = (nn, fix)
     if key not in _figure_cache:
         try:
-            _figure_cache[key] = result_rows.figures(host_tool_run(nn, "figures", fix),
-                                                     f"{host_tool(nn)} figures")
-        except result_rows.NotRows as e:
+            _figure_cache[key] = host_tools.figures(nn, fixture_path(fix))
+        except host_tools.Failed as e:
             raise FillError(str(e))
     return _figure_cache[key].get(cid, {})
 
