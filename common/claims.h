@@ -56,6 +56,24 @@ lab_verdict lab_say(lab_verdict verdict, char *said, size_t said_len, const char
 lab_verdict lab_judge(int holds, char *said, size_t said_len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/** @brief Most figures the judges of one lab_claims_judge() may name, all claims together. */
+#define LAB_FIGURES_MAX 128
+
+/** @brief The header of the figures' CSV (lab_figures_write_csv()): one row a figure. */
+#define LAB_FIGURES_HEADER "claim,figure,value"
+
+/**
+ * @brief Name a figure the verdict of the claim being judged rests on, for the decks and
+ *        handouts to show: @p name (lowercase letters, digits and '_') and its value printed
+ *        with printf's @p fmt, the very format and argument the sentence prints it with, so that
+ *        the figure is the number in the sentence. Naming it again replaces it; outside
+ *        lab_claims_judge() it does nothing.
+ */
+void lab_figure(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** @brief The figures named during the last lab_claims_judge(), as CSV under LAB_FIGURES_HEADER. */
+void lab_figures_write_csv(FILE *out);
+
 /** @brief Where a lab's row rules (lab_host_part.plausible) say what is broken, and how many. */
 typedef struct lab_said {
     FILE *out; /**< one line per broken rule */
@@ -77,6 +95,7 @@ int lab_claim_declared(const lab_host_part *lab, const char *id);
 /**
  * @brief Replace the "claim" rows of @p rows with one per claim (variant id, mode section,
  *        value verdict, detail said): a recorded run's verdicts recompute as a live run's.
+ *        The figures its judges name (lab_figure()) replace those of the last call.
  */
 void lab_claims_judge(const lab_host_part *lab, lab_rows *rows);
 

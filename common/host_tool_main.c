@@ -87,6 +87,9 @@ static void usage(const char *prog)
 {
     printf("usage: %s [--recording] verdicts FILE.csv\n"
            "                    the claims' verdicts recomputed, as CSV rows\n"
+           "       %s [--recording] figures FILE.csv\n"
+           "                    the figures each verdict rests on, as its sentence\n"
+           "                    prints them: CSV, " LAB_FIGURES_HEADER "\n"
            "       %s check FILE.csv      exit 1 unless the recorded verdicts are those\n"
            "                    and every row obeys the lab's rules (of physics and of\n"
            "                    the lab), each broken one said on a line\n"
@@ -98,7 +101,7 @@ static void usage(const char *prog)
            "  --recording       FILE is a recording shown on another machine than the one\n"
            "                    it was made on: the verdicts and the report call the\n"
            "                    machine that measured it \"that machine\", not \"this machine\"\n",
-           prog, prog, prog);
+           prog, prog, prog, prog);
 }
 
 /* The operands of the command line, in @p operand (argc entries); --recording sets
@@ -120,10 +123,10 @@ static int operands(const char *prog, int argc, char **argv, char **operand, int
             operand[n++] = argv[i];
         }
     if (n < 2)
-        lab_usage_error(prog, "expected a command and one file (verdicts, check or report "
-                        "FILE.csv)");
-    if (strcmp(operand[0], "verdicts") != 0 && strcmp(operand[0], "check") != 0 &&
-        strcmp(operand[0], "report") != 0)
+        lab_usage_error(prog, "expected a command and one file (verdicts, figures, check or "
+                        "report FILE.csv)");
+    if (strcmp(operand[0], "verdicts") != 0 && strcmp(operand[0], "figures") != 0 &&
+        strcmp(operand[0], "check") != 0 && strcmp(operand[0], "report") != 0)
         lab_usage_error(prog, "unknown command: %s", operand[0]);
     if (n > 2 && strcmp(operand[0], "report") != 0)
         lab_usage_error(prog, "%s takes one file", operand[0]);
@@ -158,6 +161,8 @@ int main(int argc, char **argv)
         const size_t n = lab_host.claim_count;
         const lab_rows claims = {fresh.row + fresh.count - n, n, n, fresh.recorded};
         lab_rows_write_csv(&claims, stdout);
+    } else if (strcmp(arg[0], "figures") == 0) {
+        lab_figures_write_csv(stdout);
     } else if (strcmp(arg[0], "check") == 0) {
         status = check(prog, &recorded, &fresh);
     } else if (lab_host.report != NULL) {

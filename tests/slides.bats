@@ -321,6 +321,91 @@ need_host_tools() {
     assert_output --partial "need exactly one"
 }
 
+# filler_copy DIR: the filler and what it reads of the tree (its libraries, the machines, the
+# result header, each lab's claim names and headlines) copied into DIR, to plant a change in.
+filler_copy() {
+    mkdir -p "$1"
+    (cd "$REPO_ROOT" && cp --parents -t "$1" tools/slides/slides-fill.py tools/lib/*.py \
+        tests/fixtures/machines.tsv tests/fixtures/rows-header.csv labs/*/headlines.tsv labs/*/claim-names.tsv)
+}
+
+@test "slides: a headline naming a figure its claim did not name stops the filler, naming both" {
+    need_host_tools
+    local copy=$BATS_TEST_TMPDIR/copy id=small_transfers_latency_bound suffix
+    suffix=$(machine_suffixes | head -n 1)
+    filler_copy "$copy"
+    printf '%s\n' "{{claim 05 $id}}" "| {{verdictcell 05 $id $suffix}} |" >"$BATS_TEST_TMPDIR/deck.md"
+    # the copy as it is fills: what stops it below is the planted name
+    BUILD="$BUILD_DIR" FIXTURES="$FIXTURES" run "$copy/tools/slides/slides-fill.py" "$BATS_TEST_TMPDIR/deck.md" "$BATS_TEST_TMPDIR/ok.md"
+    assert_success
+    grep -q "^$id"$'\t'".*{small_pct}" "$copy"/labs/05-*/headlines.tsv || fail "lab 05's headline of $id no longer shows {small_pct}"
+    sed -i "/^$id"$'\t'"/s/{small_pct}/{small_share}/" "$copy"/labs/05-*/headlines.tsv
+    BUILD="$BUILD_DIR" FIXTURES="$FIXTURES" run "$copy/tools/slides/slides-fill.py" "$BATS_TEST_TMPDIR/deck.md" "$BATS_TEST_TMPDIR/out.md"
+    assert_failure 1
+    assert_output --partial "claim $id: its headline names a figure the claim did not emit"
+    assert_output --partial ": small_share;"
+    assert_output --partial "it emitted: small_pct"
+    assert_file_not_exists "$BATS_TEST_TMPDIR/out.md"
+}
+
+# figures_not_said VERDICTS FIGURES: each figure of a host tool's figures (FIGURES) that is not,
+# as a whole number or word, in the sentence of its claim (VERDICTS), a line each; and a line
+# for a claim with figures and no sentence.
+figures_not_said() {
+    rows_awk '
+        # C (then N) after the value, whose last character is E, would make it a longer token
+        function longer_after(e, c, n) {
+            return (e ~ /[0-9]/ && (c ~ /[0-9]/ || (c == "." && n ~ /[0-9]/))) ||
+                   (e ~ /[A-Za-z_]/ && c ~ /[A-Za-z_0-9]/)
+        }
+        # C before the value, whose first character is B, would make it a longer token
+        function longer_before(b, c) {
+            return (b ~ /[0-9]/ && c ~ /[0-9.]/) || (b ~ /[A-Za-z_]/ && c ~ /[A-Za-z_0-9]/)
+        }
+        function whole_in(v, s,    at, from, pos, after) {
+            for (from = 1; v != "" && (at = index(substr(s, from), v)) > 0; from = pos + 1) {
+                pos = from + at - 1
+                after = substr(s, pos + length(v), 2)
+                if (!longer_before(substr(v, 1, 1), pos > 1 ? substr(s, pos - 1, 1) : "") &&
+                    !longer_after(substr(v, length(v), 1), substr(after, 1, 1), substr(after, 2, 1)))
+                    return 1
+            }
+            return 0
+        }
+        file == 1 { if (f("experiment") == "claim") said[f("variant")] = f("detail"); next }
+        !(f("claim") in said) { print f("claim") ": figures, and no sentence"; next }
+        !whole_in(f("value"), said[f("claim")]) {
+            print f("claim") ": " f("figure") "=" f("value") " is not in its sentence: " said[f("claim")]
+        }' "$1" "$2"
+}
+
+@test "slides: every figure a host tool names is the number its claim's sentence says, on every recording" {
+    need_host_tools
+    local n suffix tool fx bad figures=0
+    for n in $LABS; do
+        tool=$(host_tool "$n")
+        for suffix in $(machine_suffixes); do
+            recorded "$n" "$suffix" || continue
+            fx=$FIXTURES/lab$n-$suffix.csv
+            "$tool" verdicts "$fx" >"$BATS_TEST_TMPDIR/verdicts.csv"
+            "$tool" figures "$fx" >"$BATS_TEST_TMPDIR/figures.csv"
+            bad=$(figures_not_said "$BATS_TEST_TMPDIR/verdicts.csv" "$BATS_TEST_TMPDIR/figures.csv") ||
+                fail "lab$n-$suffix.csv: the figures cannot be read"
+            [ -z "$bad" ] || fail "lab$n-$suffix.csv: $bad"
+            figures=$((figures + $(rows_awk 'END { print NR - 1 }' "$BATS_TEST_TMPDIR/figures.csv")))
+        done
+    done
+    [ "$figures" -gt 0 ] || fail "no host tool named a figure on any recording"
+    # the check sees a figure its sentence does not say, and one that is only part of a number
+    printf '%s\n' "$(head -n 1 "$FIXTURES/rows-header.csv")" "claim,x,,-1,-1,4.1,0,0,0,,,,,,-1,holds,at 14.0x and 140.5 GB/s" \
+        >"$BATS_TEST_TMPDIR/verdicts.csv"
+    printf '%s\n' claim,figure,value x,ratio,14.0 x,gbps,40.5 x,size,14 >"$BATS_TEST_TMPDIR/figures.csv"
+    run figures_not_said "$BATS_TEST_TMPDIR/verdicts.csv" "$BATS_TEST_TMPDIR/figures.csv"
+    assert_success
+    assert_output "x: gbps=40.5 is not in its sentence: at 14.0x and 140.5 GB/s
+x: size=14 is not in its sentence: at 14.0x and 140.5 GB/s"
+}
+
 # bats test_tags=lab-rules
 @test "slides: every lab has its deck, and every lab deck its lab" {
     local lab n

@@ -44,7 +44,6 @@ import csv
 import glob
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -52,12 +51,12 @@ sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(TOOLS, "lib"), os.path.join(TOOLS, "report")]  # the shared readers
 import converted as conversions  # noqa: E402
+import host_tools  # noqa: E402
 import machines  # noqa: E402
 import nvbandwidth_rows  # noqa: E402
 import result_rows  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILD = os.environ.get("BUILD", "build")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures")
 FIGURES = os.path.join(ROOT, "tools", "authoring", "handout-figures.tsv")
 
@@ -89,13 +88,11 @@ def lab_of(handout):
 
 
 def host_tool(lab, verb, fixture, beside=()):
-    tool = os.path.join(ROOT, BUILD, "host", lab)
-    if not os.access(tool, os.X_OK):
-        fail(f"{tool} is not built (make {BUILD}/host/{lab})")
-    out = subprocess.run([tool, verb, fixture, *beside], capture_output=True, text=True)
-    if out.returncode != 0:
-        fail(f"{tool} {verb} {fixture}: {out.stderr.strip()}")
-    return out.stdout
+    """What LAB's host tool prints for VERB on FIXTURE (tools/lib/host_tools.py), or fail."""
+    try:
+        return host_tools.run(lab, verb, fixture, beside)
+    except host_tools.Failed as e:
+        fail(str(e))
 
 
 def converted(convert, runs):
@@ -119,8 +116,15 @@ def nvbandwidth_beside(fixture, scratch):
 
 
 def fixture_path(lab, name):
+    """(path, kind) of the recording NAME (labNN-SUFFIX.csv) of LAB: its machine is the one
+    machines.of() finds, as for every recording the decks and handouts cite."""
     nn = lab.split("-")[0]
-    kind = next((k for k in kinds() if name == f"lab{nn}-{k}"), None)
+    try:
+        of_nn, m = machines.of(name)
+    except machines.Unknown:
+        of_nn, m = None, None
+    ok = of_nn == nn and name.endswith(".csv") and os.path.basename(name) == name
+    kind = f"{m['suffix']}.csv" if ok else None
     if kind is None:
         fail(f"{lab}: '{name}' is not one of its recorded runs ({', '.join(f'lab{nn}-{k}' for k in kinds())})")
     return os.path.join(FIXTURES, name), kind
@@ -147,10 +151,10 @@ def not_recorded(name, zh):
             f"`make handout-numbers` fills this part once it is recorded.\n")
 
 
-def result_file(path=None, text=None, name=None):
-    """The rows of the result file PATH, or of TEXT (a host tool's verdicts, named NAME)."""
+def result_file(path):
+    """The rows of the result file PATH."""
     try:
-        return result_rows.read(path) if text is None else result_rows.parse(text, name)
+        return result_rows.read(path)
     except result_rows.NotRows as e:
         fail(str(e))
 
@@ -162,8 +166,10 @@ def machine(path):
 
 def claims_judged(lab, path):
     """The claim rows the lab's host tool judges from the recording PATH."""
-    return result_rows.of(result_file(text=host_tool(lab, "verdicts", path),
-                                      name=f"{lab} verdicts {path}"), "claim")
+    try:
+        return host_tools.verdicts(lab, path)
+    except host_tools.Failed as e:
+        fail(str(e))
 
 
 def command(path):

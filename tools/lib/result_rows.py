@@ -4,7 +4,8 @@ A result file (common/rows.c writes it; tests/fixtures/labNN-SUFFIX.csv are reco
 a host tool's `verdicts` prints one) starts with the header declared once in
 tests/fixtures/rows-header.csv. Each row is a dict keyed by those names, every value text.
 A file whose first line is not that header, or a row with another number of fields, is
-refused (NotRows) with the file and line named.
+refused (NotRows) with the file and line named. A host tool's `figures` (the figures each
+claim's verdict rests on) is read here too, by the same reader (figures()).
 """
 
 import csv
@@ -25,19 +26,37 @@ def header():
         return f.readline().rstrip("\r\n").split(",")
 
 
-def parse(text, name):
-    """The rows of TEXT (a result file's content; NAME says where it came from in errors)."""
-    names = header()
+def table(text, name, names, what):
+    """The rows of TEXT, a CSV table whose first line must be NAMES (WHAT names that header in
+    errors; NAME says where the text came from)."""
     reader = csv.reader(io.StringIO(text))
     first = next(reader, None)
     if first != names:
-        raise NotRows(f"{name}: line 1 is not the result header ({HEADER_FILE})")
+        raise NotRows(f"{name}: line 1 is not {what}")
     rows = []
     for line, fields in enumerate(reader, 2):
         if len(fields) != len(names):
             raise NotRows(f"{name}: line {line}: {len(fields)} fields, the header has {len(names)}")
         rows.append(dict(zip(names, fields)))
     return rows
+
+
+def parse(text, name):
+    """The rows of TEXT (a result file's content; NAME says where it came from in errors)."""
+    return table(text, name, header(), f"the result header ({HEADER_FILE})")
+
+
+# What a host tool's `figures` prints (common/claims.h, LAB_FIGURES_HEADER): the figures each
+# claim's verdict rests on, printed as its sentence prints them.
+FIGURES_HEADER = ["claim", "figure", "value"]
+
+
+def figures(text, name):
+    """{claim id: {figure name: value}} of TEXT, a host tool's `figures` output (NAME in errors)."""
+    out = {}
+    for r in table(text, name, FIGURES_HEADER, "the figures header " + ",".join(FIGURES_HEADER)):
+        out.setdefault(r["claim"], {})[r["figure"]] = r["value"]
+    return out
 
 
 def read(path):

@@ -43,7 +43,10 @@ alone between double braces:
                               of FIX that starts at the first line matching REGEX
 
 Verdicts are the ones the labs' host tools compute from the rows
-($BUILD/host/NN-name verdicts FILE), never the deck's text. A lab that has no
+($BUILD/host/NN-name verdicts FILE), never the deck's text. A verdict's headline is
+its lab's headlines.tsv template filled with the figures the judge named
+($BUILD/host/NN-name figures FILE), never a number read out of its sentence; a
+headline naming a figure the claim did not name is an error. A lab that has no
 recording on one of the machines yet (a new lab) gets, on that machine, "no
 recording of this lab on that machine yet" from {{machine}}, {{claim}},
 {{verdictcell}}, {{scoreboard}} and {{untested}}; a number from that
@@ -53,21 +56,17 @@ error: the deck is not written and the exit status is 1.
 """
 import csv
 import glob
-import io
 import os
 import re
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.environ.get("FIXTURES", os.path.join(ROOT, "tests", "fixtures"))
-BUILD = os.environ.get("BUILD", "build")
-if not os.path.isabs(BUILD):
-    BUILD = os.path.join(ROOT, BUILD)
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
 sys.path.insert(0, os.path.join(ROOT, "tools", "lib"))
 import machines  # noqa: E402 (the one reader of tests/fixtures/machines.tsv)
+import host_tools  # noqa: E402 (the one way to call the labs' host tools and read what they print)
 
 
 def read_machines():
@@ -101,7 +100,12 @@ NOT_RECORDED = "no recording of this lab on that machine yet"
 
 def fixture_file(fix):
     """The path of the recording FIX (labNN-SUFFIX), whether it exists or not."""
-    if not re.fullmatch(r"lab[0-9]{2}-(" + "|".join(re.escape(s) for s, _ in MACHINES) + ")", fix):
+    try:
+        machines.of(fix + ".csv")  # the one lookup of a recording's machine by its name
+        ok = os.path.basename(fix) == fix
+    except machines.Unknown:
+        ok = False
+    if not ok:
         raise FillError(f"'{fix}' is not a recorded run (labNN-SUFFIX, SUFFIX one of tests/fixtures/machines.tsv: "
                         f"{', '.join(s for s, _ in MACHINES)})")
     return os.path.join(FIXTURES, fix + ".csv")
@@ -208,31 +212,43 @@ def todo(tid):
     raise FillError(f"no {mark} in labs/{nn}-*/student/")
 
 
-def host_tool(nn):
-    tools = sorted(glob.glob(os.path.join(BUILD, "host", f"{nn}-*")))
-    if not tools:
-        raise FillError(f"no host tool {BUILD}/host/{nn}-* (build it: make tools)")
-    return tools[0]
+def host_tool_run(nn, command, fix):
+    """What lab NN's host tool prints for COMMAND (verdicts, figures, report) on recording FIX."""
+    try:
+        return host_tools.run(nn, command, fixture_path(fix))
+    except host_tools.Failed as e:
+        raise FillError(str(e))
 
 
 def verdicts(nn, fix):
-    """{claim id: (verdict, detail)} as the lab's host tool computes them."""
+    """{claim id: (verdict, detail, section)} as the lab's host tool computes them."""
     key = (nn, fix)
     if key not in _verdict_cache:
-        out = subprocess.run([host_tool(nn), "verdicts", fixture_path(fix)],
-                             capture_output=True, text=True)
-        if out.returncode != 0:
-            raise FillError(f"{host_tool(nn)} verdicts {fix}.csv failed: {out.stderr.strip()}")
-        table = {}
-        for r in csv.DictReader(io.StringIO(out.stdout)):
-            if r["experiment"] == "claim":
-                table[r["variant"]] = (r["value"], r["detail"], r["mode"])
-        _verdict_cache[key] = table
+        try:
+            found = host_tools.verdicts(nn, fixture_path(fix))
+        except host_tools.Failed as e:
+            raise FillError(str(e))
+        _verdict_cache[key] = {r["variant"]: (r["value"], r["detail"], r["mode"]) for r in found}
     return _verdict_cache[key]
 
 
-# The headline of a verdict: each lab's labs/NN-name/headlines.tsv picks it out of
-# the host tool's sentence (claim, pattern, what to show).
+_figure_cache = {}
+
+
+def figures(nn, fix, cid):
+    """{figure name: value} of claim CID on FIX: the figures its verdict rests on, as the lab's
+    host tool prints them ($BUILD/host/NN-name figures FILE), each the number in its sentence."""
+    key = (nn, fix)
+    if key not in _figure_cache:
+        try:
+            _figure_cache[key] = host_tools.figures(nn, fixture_path(fix))
+        except host_tools.Failed as e:
+            raise FillError(str(e))
+    return _figure_cache[key].get(cid, {})
+
+
+# The headline of a verdict: each lab's labs/NN-name/headlines.tsv writes it as a template over
+# the figures its claim names (claim, headline).
 _headlines = None
 
 
@@ -242,9 +258,10 @@ def lab_tables(name):
     return [(os.path.basename(os.path.dirname(p))[:2], p) for p in labs]
 
 
-def table_rows(path, header):
+def table_rows(path, header, numbered=False):
     """The rows of a tab-separated table under its HEADER line (a list of column names):
-    comments (#) and blank lines left out; a row of another width is an error."""
+    comments (#) and blank lines left out; a row of another width is an error. NUMBERED: each
+    row with "path:line" last."""
     out = []
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
@@ -253,36 +270,62 @@ def table_rows(path, header):
                 continue
             if len(parts) != len(header):
                 raise FillError(f"{path}:{n}: want {', '.join(header)} (tabs)")
-            out.append(parts)
+            out.append(parts + [f"{os.path.relpath(path, ROOT)}:{n}"] if numbered else parts)
     return out
 
 
-def headline(cid, detail):
+# In a headline: {name} shows the figure NAME; {pct(A,B)} shows figure A as a share of figure B
+# (a count of a count), the span keeping both so that tools/slides/slides-numbers.py can check it.
+FIGURE = re.compile(r"\{(?:pct\(([a-z0-9_]+),([a-z0-9_]+)\)|([a-z0-9_]+))\}")
+
+
+def named_figures(template):
+    """The figure names TEMPLATE shows, in order."""
+    return [n for m in FIGURE.finditer(template) for n in m.groups() if n]
+
+
+def share(part, whole):
+    """PART as a percentage of WHOLE (two figures' text), with both kept in the span."""
+    try:
+        p, w = float(part), float(whole)
+    except ValueError:
+        p, w = 0.0, 0.0
+    if w <= 0:
+        raise FillError(f"pct({part},{whole}): not a share of a positive whole")
+    return f'<span class="pct" data-of="{part}/{whole}">{100.0 * p / w:.0f}%</span>'
+
+
+def render(template, figs, where):
+    """TEMPLATE with its figures put in, escaped for HTML; a brace that is not a figure's is an
+    error naming WHERE (the headlines.tsv line)."""
+    rest = FIGURE.sub("", template)
+    if "{" in rest or "}" in rest:
+        raise FillError(f"{where}: '{template}': a brace that is not {{figure}} or {{pct(a,b)}}")
+    out, pos = [], 0
+    for m in FIGURE.finditer(template):
+        out.append(esc(template[pos:m.start()]))
+        out.append(esc(figs[m.group(3)]) if m.group(3) else share(figs[m.group(1)], figs[m.group(2)]))
+        pos = m.end()
+    return "".join(out) + esc(template[pos:])
+
+
+def headline(cid, figs, fix):
+    """The headline of claim CID from its figures FIGS on FIX: the first of its headlines.tsv lines
+    whose figures it all named."""
     global _headlines
     if _headlines is None:
-        _headlines = [(c, re.compile(rx), fmt) for _, path in lab_tables("headlines.tsv")
-                      for c, rx, fmt in table_rows(path, ["claim", "pattern", "headline"])]
-    for claim_id, rx, fmt in _headlines:
-        if claim_id == cid:
-            m = rx.search(detail)
-            if m:
-                return percentages(esc(m.expand(fmt)))
-    raise FillError(f"claim {cid}: no line of its lab's headlines.tsv (labs/NN-name/) picks a headline "
-                    f"out of '{detail}'")
-
-
-# pct(A,B) in a headline: A as a share of B, where the sentence gives a count
-# of a count; the span keeps both, so that tools/slides/slides-numbers.py can check it.
-PCT = re.compile(r"pct\(([0-9]+(?:\.[0-9]+)?),([0-9]+(?:\.[0-9]+)?)\)")
-
-
-def percentages(text):
-    def one(m):
-        part, whole = float(m.group(1)), float(m.group(2))
-        if whole <= 0:
-            raise FillError(f"pct({m.group(1)},{m.group(2)}): not a share of a positive whole")
-        return f'<span class="pct" data-of="{m.group(1)}/{m.group(2)}">{100.0 * part / whole:.0f}%</span>'
-    return PCT.sub(one, text)
+        _headlines = [(c, fmt, where) for _, path in lab_tables("headlines.tsv")
+                      for c, fmt, where in table_rows(path, ["claim", "headline"], numbered=True)]
+    lines = [(fmt, where) for c, fmt, where in _headlines if c == cid]
+    if not lines:
+        raise FillError(f"claim {cid}: no line of its lab's headlines.tsv (labs/NN-name/) gives its headline")
+    for fmt, where in lines:
+        if all(n in figs for n in named_figures(fmt)):
+            return render(fmt, figs, where)
+    lacking = "; ".join(f"{where}: {', '.join(n for n in named_figures(fmt) if n not in figs)}"
+                        for fmt, where in lines)
+    raise FillError(f"claim {cid}: its headline names a figure the claim did not emit on {fix}.csv "
+                    f"({lacking}; it emitted: {', '.join(figs) or 'none'})")
 
 
 def badge(verdict):
@@ -352,7 +395,7 @@ def claim(nn, cid):
             lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> '
                          f'<span class="na">{NOT_RECORDED}</span></div>')
             continue
-        head = headline(cid, detail) if v != "untested" else ""
+        head = headline(cid, figures(nn, fix, cid), fix) if v != "untested" else ""
         lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> {badge(v)} '
                      f'<span class="big">{head}</span></div>')
     lines.append("</div>")
@@ -372,7 +415,7 @@ def verdict_cell(nn, cid, suffix):
     v, detail, _ = table[cid]
     if v == "untested":
         return '<span class="na" title="cannot be tested on this machine">–</span>'
-    return f"{badge(v)} {headline(cid, detail)}".strip()
+    return f"{badge(v)} {headline(cid, figures(nn, fix, cid), fix)}".strip()
 
 
 # The claims' names in plain English: each lab's labs/NN-name/claim-names.tsv (claim, name).
@@ -491,11 +534,8 @@ def cut_rows(fix, pattern, keep=5, cols=None):
 
 
 def report(nn, fix, pattern):
-    out = subprocess.run([host_tool(nn), "report", fixture_path(fix)], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise FillError(f"{host_tool(nn)} report {fix}.csv failed: {out.stderr.strip()}")
     rx = re.compile(pattern)
-    lines = out.stdout.splitlines()
+    lines = host_tool_run(nn, "report", fix).splitlines()
     start = next((i for i, line in enumerate(lines) if rx.search(line)), None)
     if start is None:
         raise FillError(f"report of {fix}.csv: no line matches /{pattern}/")

@@ -44,6 +44,8 @@ static lab_verdict judge_flags(const lab_rows *rows, char *said, size_t len)
         accepted += strcmp(r->value, "cudaSuccess") == 0;
         refusal = strcmp(r->value, "cudaSuccess") ? r->value : refusal;
     }
+    if (pairs > 0 && refusal[0]) /* what flags=1 returned where it was refused */
+        lab_figure("flags1", "%s", refusal);
     if (pairs > 0)
         return lab_judge(accepted == 0, said, len, "flags=1 was %s on %d of %d directions with "
                          "peer access%s%s", accepted ? "accepted" : "refused",
@@ -58,6 +60,7 @@ static lab_verdict judge_flags(const lab_rows *rows, char *said, size_t len)
         return lab_say(LAB_UNTESTED, said, len, "on GPU 0 itself flags 1 and flags 0 both "
                        "return %s: the call fails before the flags matter; needs a pair",
                        one->value);
+    lab_figure("flags1", "%s", one->value);
     return lab_judge(strcmp(one->value, "cudaSuccess") != 0, said, len, "on GPU 0 itself "
                      "flags=1 returns %s where flags=0 returns %s: the flags value alone is "
                      "refused", one->value, zero->value);
@@ -77,10 +80,13 @@ static lab_verdict judge_mutual(const lab_rows *rows, char *said, size_t len)
         on = find(rows, "enable_twice", "enable_first", a, b);
     if (on == NULL || strcmp(on->value, "cudaSuccess") != 0)
         return lab_say(LAB_UNTESTED, said, len, "%d->%d was not enabled before the probe", a, b);
-    if (strcmp(probe->value, "cudaErrorPeerAccessNotEnabled") == 0)
+    if (strcmp(probe->value, "cudaErrorPeerAccessNotEnabled") == 0) {
+        const char *access = "one-way"; /* the word a headline shows */
+        lab_figure("access", "%s", access);
         return lab_say(LAB_DOES_NOT_HOLD, said, len, "enabling %d->%d left %d->%d off (disabling "
-                       "it returned %s): access is one-way; enable it from both sides", a, b, b,
-                       a, probe->value);
+                       "it returned %s): access is %s; enable it from both sides", a, b, b,
+                       a, probe->value, access);
+    }
     if (strcmp(probe->value, "cudaSuccess") == 0)
         return lab_say(LAB_HOLDS, said, len, "enabling %d->%d turned %d->%d on as well", a, b,
                        b, a);

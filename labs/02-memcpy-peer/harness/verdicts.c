@@ -101,6 +101,7 @@ static lab_verdict judge_current_device(const lab_rows *rows, char *said, size_t
         snprintf(other, sizeof other, "; a third GPU current %.3f ms", o->us.median / 1000.0);
     if (s == NULL || d == NULL)
         return lab_say(LAB_UNTESTED, said, len, "no copy over the %s route", route);
+    lab_figure("copies", "%ld", copies);
     return lab_say(LAB_DOES_NOT_HOLD, said, len,
                    "the data arrived in all %ld copies whatever the current device; median time "
                    "until both GPUs were idle for %s GPU%d -> GPU%d (%s): source current %.3f "
@@ -157,6 +158,9 @@ static lab_verdict judge_peer_vs_default(const lab_rows *rows, char *said, size_
                        "the %s route: %s", route, lab_rows_find(rows, "switch", NULL, NULL, NULL, 0)
                        ? lab_rows_skip_reason(rows, "switch", is(route, "peer") ? route : NULL)
                        : "this recording predates the switch experiment");
+    lab_figure("faster_at", "%s", wins ? faster : "none");
+    lab_figure("slower", "%d", losses);
+    lab_figure("sizes", "%d", n);
     return lab_judge(wins > 0 && losses == 0, said, len,
                      "host clock per call (%s), cudaMemcpyPeer / cudaSetDevice + cudaMemcpy + "
                      "cudaSetDevice back, lower GPU id to the higher; switch over peer both ways: "
@@ -171,6 +175,8 @@ static lab_verdict judge_p2p_vs_staging(const lab_rows *rows, char *said, size_t
     if (!compare(rows, "memcpy_peer", "peer", "host_staged", "peer", &c, said, len))
         return LAB_UNTESTED;
     const double *p = c.x, *h = c.y;
+    lab_figure("forth_x", "%.1f", ratio(p[0], h[0])); /* GPU ids low to high, and back */
+    lab_figure("back_x", "%.1f", ratio(p[1], h[1]));
     return lab_judge(p[0] > h[0] && p[1] > h[1], said, len,
                      "at %s: cudaMemcpyPeer with peer access %.1f and %.1f GB/s (GPU%d -> GPU%d "
                      "and back); through pinned host memory %.1f and %.1f GB/s: %.1fx and %.1fx",
@@ -184,6 +190,8 @@ static lab_verdict judge_peer_access(const lab_rows *rows, char *said, size_t le
     if (!compare(rows, "memcpy_peer", "peer", "memcpy_peer", "peer_off", &c, said, len))
         return LAB_UNTESTED;
     const double *on = c.x, *off = c.y;
+    lab_figure("on_gbps", "%.1f", on[0]); /* the lower GPU id to the higher */
+    lab_figure("off_gbps", "%.1f", off[0]);
     return lab_judge(on[0] > 1.2 * off[0] && on[1] > 1.2 * off[1], said, len,
                      "cudaMemcpyPeer at %s: %.1f and %.1f GB/s with peer access; %.1f and %.1f "
                      "GB/s without (holds needs 1.2x both ways); the copies without peer access "
@@ -209,6 +217,9 @@ static lab_verdict judge_default_sync(const lab_rows *rows, char *said, size_t l
     if (cases == 0)
         return lab_say(LAB_UNTESTED, said, len, "the ordering experiment did not run: %s",
                        lab_rows_skip_reason(rows, "ordering", "peer"));
+    lab_figure("cases", "%d", cases);
+    lab_figure("peer_waited", "%d", waited[0]);
+    lab_figure("default_waited", "%d", waited[2]);
     return lab_judge(waited[2] > waited[0], said, len,
                      "with %d ms of work pending in one GPU's legacy default stream: "
                      "cudaMemcpyPeer waited for it in %d of %d cases; cudaMemcpy(Default) in %d "

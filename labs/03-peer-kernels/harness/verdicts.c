@@ -55,6 +55,7 @@ static lab_verdict judge_access(const lab_rows *rows, char *said, size_t len)
     const lab_row *pull = transfer(rows, "pull", "peer", top);
     const lab_row *push = transfer(rows, "push", "peer", top);
     const lab_row *local = transfer(rows, "pull", "loopback", top);
+    lab_figure("pull_gbps", "%.1f", pull->gbps);
     return lab_judge(good == sizes, said, len, "GPU %d's kernel read GPU %d's memory (pull) "
                      "and GPU %d's wrote into GPU %d's (push) bit-exactly at %zu of %zu sizes "
                      "from %s to %s; at %s pull ran at %.1f GB/s and push at %.1f GB/s (the "
@@ -107,6 +108,7 @@ static lab_verdict judge_fault(const lab_rows *rows, char *said, size_t len)
         snprintf(other, sizeof other, "; with only GPU %d -> GPU %d enabled: %s", o->src, o->dst,
                  one_way->value);
     const char *launch = fault_value(rows, "launch"), *sync = fault_value(rows, "sync");
+    lab_figure("sync", "%s", sync); /* what synchronizing after the kernel returned */
     const int peer = strcmp(o->route, "peer_off") == 0;
     /* The host's arm leaves the trailing arguments unused. */
     snprintf(what, sizeof what, peer ? "GPU %d's kernel read GPU %d's memory without "

@@ -54,12 +54,15 @@ static lab_verdict judge_pcie_latency(const lab_rows *rows, char *said, size_t l
     const lab_row *c_local = timed(rows, "counter", "device", "loopback", "one");
     const lab_row *c_host = timed(rows, "counter", "device", "host", "one");
     char also[200] = "";
-    if (c_local && c_host)
+    if (c_local && c_host) {
+        lab_figure("fewer_x", "%.0f", rate(c_local) / rate(c_host));
         snprintf(also, sizeof also, "; under contention (every thread on one counter) the link "
                  "carries %.3g increments/s against %.3g locally, %.0fx fewer: the cost shows "
                  "in throughput, not in one atomic's latency", rate(c_host), rate(c_local),
                  rate(c_local) / rate(c_host));
+    }
     const double ratio = ns_per_atomic(host) / ns_per_atomic(local);
+    lab_figure("latency_x", "%.1f", ratio);
     return lab_judge(ratio >= TWO_ORDERS, said, len, "one atomic across the host link (PCIe) "
                      "takes %.0f ns against %.0f ns locally: %.1fx, %s two orders of magnitude "
                      "(bar %.1fx)%s", ns_per_atomic(host), ns_per_atomic(local), ratio,
@@ -79,6 +82,7 @@ static lab_verdict judge_nvlink_latency(const lab_rows *rows, char *said, size_t
                        lab_rows_skip_reason(rows, local ? "latency-peer" : "latency", NULL));
     const double ratio = ns_per_atomic(peer) / ns_per_atomic(local);
     const int slower = ratio >= MUCH_SLOWER;
+    lab_figure("local_x", "%.1f", ratio);
     char measured[200];
     snprintf(measured, sizeof measured, "one atomic across the peer link takes %.0f ns against "
              "%.0f ns locally: %.1fx (bar for much slower: %.0fx)", ns_per_atomic(peer),
@@ -121,6 +125,7 @@ static lab_verdict judge_dreadful(const lab_rows *rows, char *said, size_t len)
                        "in one run; this run has %s%s", local ? "no host-link counter"
                        : "no local counter", context);
     const double fewer = rate(local) / rate(host);
+    lab_figure("fewer_x", "%.0f", fewer);
     char latency[120] = "";
     if (l_local && l_host)
         snprintf(latency, sizeof latency, "; one atomic's latency is %.1fx the local one",
@@ -144,6 +149,7 @@ static lab_verdict judge_avoid(const lab_rows *rows, char *said, size_t len)
                        "%s", lab_rows_skip_reason(rows, "counter-peer", NULL));
     const double fine = across->us.median / local->us.median;
     const double coarse = agg->us.median / copy->us.median;
+    lab_figure("across_x", "%.1f", fine);
     return lab_judge(fine >= 1.5, said, len, "the same %ld per-thread atomics take %.0f us when "
                      "every one crosses the peer link against %.0f us locally: %.1fx (bar 1.5x); "
                      "with block aggregation (%.0f atomics across) the cross-GPU atomics cost "
@@ -165,6 +171,8 @@ static lab_verdict judge_gather(const lab_rows *rows, char *said, size_t len)
                        lab_rows_skip_reason(rows, "counter-peer", NULL));
     const int exact = copy->verified == 1;
     const double vs_agg = copy->us.median / agg->us.median;
+    lab_figure("faster_x", "%.0f", naive->us.median / copy->us.median);
+    lab_figure("aggregated_x", "%.2f", vs_agg);
     return lab_judge(exact && vs_agg <= 1.2, said, len, "counting on each GPU, one peer copy "
                      "and an event before the sum: %s, %.1f us; %.0fx faster than per-thread "
                      "system atomics from both GPUs (%.0f us) and %.2fx the time of "
@@ -184,12 +192,15 @@ static lab_verdict judge_hw_support(const lab_rows *rows, char *said, size_t len
     const double lost = detail_num(mixed, "lost");
     const double overlapped = detail_num(mixed, "overlapped_runs");
     const int native = attr ? atoi(attr->value) : -1;
-    if (native == 0 && mixed && overlapped > 0 && lost > 0)
+    if (native == 0 && mixed && overlapped > 0 && lost > 0) {
+        lab_figure("lost", "%.0f", lost);
+        lab_figure("increments", "%ld", mixed->count);
         return lab_say(LAB_HOLDS, said, len, "GPU %d's host link has no native atomics "
                        "(cudaDevAttrHostNativeAtomicSupported 0) and with the GPU (system scope) "
                        "and the CPU adding to one host counter at once %.0f of %ld increments "
                        "were lost: without that support the atomics are not atomic",
                        mixed->src, lost, mixed->count);
+    }
     if (scan && atoi(scan->value) > 0)
         return lab_say(LAB_HOLDS, said, len, "%s of %s directions with peer access carry no "
                        "native atomics (%s): access alone does not make atomics work across "

@@ -166,6 +166,7 @@ static lab_verdict judge_table_row(const lab_rows *rows, const lab05_table_row *
     if (t->nvlink_gen == 0 && (load || pp)) /* the table's PCIe latency beside the host link's */
         snprintf(extra, sizeof extra, "; its ~1.5 us beside a GPU load from host memory %.2f us "
                  "and a one-way GPU-CPU ping-pong %.2f us", median(load), median(pp));
+    lab_figure("carries_gbps", "%.1f", one->gbps);
     return lab_judge(t->gbps <= 1.25 * one->gbps && t->gbps >= 0.75 * one->gbps, said, len,
                      "%s ~%.0f GB/s one way: %s, that very link, carries %.1f GB/s (%.0f%% of "
                      "its peak %.1f); the chapter's figure is %.0f%% of the measurement%s",
@@ -224,6 +225,7 @@ static void nvlink_latencies(const lab_rows *rows, int a, int b, char *out, size
     const lab_row *poll = lab_rows_pick(rows, "pingpong", "poll_remote", "peer", NULL, lo, hi, 0);
     const lab_row *copy = lab_rows_pick(rows, "memcpy_latency", "ce_queued", "peer", NULL, a, b, 0);
     const lab_row *far = lab05_chase(rows, "peer", a, b), *near = lab05_chase(rows, "loopback", b, b);
+    lab_figure("one_way_us", "%.2f", median(pp));
     snprintf(out, len, "one-way ping-pong %.2f us (flags written across the link) and %.2f us "
              "(flags polled across it); a load from the peer %.2f us (%s) against %.2f us locally "
              "(%s); one 4-byte cudaMemcpyPeerAsync %.2f us", median(pp), median(poll),
@@ -280,6 +282,7 @@ static lab_verdict order_of_magnitude(const lab_rows *rows, char *said, size_t l
     if (on == NULL || pcie == NULL || pcie->gbps <= 0.0)
         return lab_say(LAB_UNTESTED, said, len, "no NVLink and host-link rows of the same size");
     const double ratio = on->gbps / pcie->gbps;
+    lab_figure("nvlink_x", "%.1f", ratio);
     return lab_judge(ratio >= 10.0, said, len, "at %s one way: NVLink GPU %d -> GPU %d %.1f GB/s "
                      "against the PCIe host link (host -> GPU %d) %.1f GB/s: %.1fx (an order of "
                      "magnitude is 10x)%s", lab_format_size(size, s1, sizeof s1), a, b, on->gbps,
@@ -326,6 +329,7 @@ static lab_verdict small_transfers(const lab_rows *rows, char *said, size_t len)
     else
         snprintf(who, sizeof who, "GPU %d -> GPU %d peer %s", a, b,
                  strcmp(route, "peer") == 0 ? "on" : "off");
+    lab_figure("small_pct", "%.0f", 100.0 * small / best);
     return lab_judge(small / best < 0.5, said, len,
                      "copy engine %s: below 1 MB the best is %.1f GB/s at %s = %.0f%% of the "
                      "best %.1f GB/s (at %s); half of the best is first reached at %s", who,
@@ -364,6 +368,8 @@ static lab_verdict streams_contend(const lab_rows *rows, char *said, size_t len)
                  "stream (%.1f GB/s)", many->gbps / big->gbps,
                  lab_format_size(big->bytes, s2, sizeof s2), big->gbps);
     const int shared = share < 0.9;
+    lab_figure("total_gbps", "%.1f", many->gbps);
+    lab_figure("alone_gbps", "%.1f", one->gbps);
     return lab_judge(shared, said, len, "%s: %d streams copying %s each at once carry %.1f GB/s "
                      "in total (%.1f GB/s each) against %.1f GB/s for one such copy alone: each "
                      "stream gets %.0f%% of what it gets alone (bar: below 90%%)%s; one copy "
@@ -393,6 +399,7 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
     const char *route = claim_route(rows, "cpu_sync");
     char detail[320] = "", at[128] = "", where[240], part[96], s1[32];
     double rest = 0.0; /* the largest drop below the bar */
+    size_t smallest = 0, largest = 0; /* the sizes of the figures smallest_x and largest_x */
     for (size_t i = 0; route && i < rows->count; i++) {
         const lab_row *q = &rows->row[i];
         if (!lab_row_matches(q, "cpu_sync", "queued", route, NULL, LAB_ANY, LAB_ANY, 0))
@@ -404,6 +411,10 @@ static lab_verdict cpu_sync(const lab_rows *rows, char *said, size_t len)
         const double drop = q->gbps / e->gbps;
         lab_format_size(q->bytes, s1, sizeof s1);
         snprintf(part, sizeof part, "%s: %.1f -> %.1f GB/s (x%.2f)", s1, q->gbps, e->gbps, drop);
+        if (smallest == 0 || q->bytes < smallest)
+            smallest = q->bytes, lab_figure("smallest_x", "%.2f", drop);
+        if (q->bytes > largest)
+            largest = q->bytes, lab_figure("largest_x", "%.2f", drop);
         add_part(detail, sizeof detail, "; ", part);
         if (drop >= CLIFF)
             add_part(at, sizeof at, ", ", s1);
@@ -480,6 +491,7 @@ static lab_verdict cpu_timers(const lab_rows *rows, char *said, size_t len)
                        "synchronize %.1f us)", t.event->us.median, t.wall_no->us.median,
                        t.wall->us.median);
     const int events_right = off_by(t.event, t.wall) <= TIMER_TOLERANCE;
+    lab_figure("gettimeofday_unsynced_us", "%.1f", t.tod_no->us.median);
     const int tod_misleads = off_by(t.tod_no, t.event) > TIMER_TOLERANCE;
     const int ck_misleads = off_by(t.ck_no, t.event) > TIMER_TOLERANCE ||
                             off_by(t.ck_block, t.wall_block) > TIMER_TOLERANCE;
@@ -526,6 +538,7 @@ static lab_verdict cpu_time(const lab_rows *rows, char *said, size_t len)
                        t.event->us.median);
     const double ck_share = t.ck_block->us.median / t.wall_block->us.median;
     const int ck_cpu = ck_share < 0.5, tod_misses = off_by(t.tod, t.event) > TIMER_TOLERANCE;
+    lab_figure("clock_asleep_pct", "%.0f", 100.0 * ck_share);
     return lab_judge(ck_cpu && tod_misses, said, len, "clock() (the process's CPU time) on a "
                      "thread asleep on a blocking-sync event reads %.1f us of %.1f us wall (%.0f%% "
                      "of wall); gettimeofday() (wall time) with a synchronize reads %.1f us "
@@ -549,6 +562,7 @@ static lab_verdict prefer_l1(const lab_rows *rows, char *said, size_t len)
     }
     if (none[0] <= 0 || none[1] <= 0 || l1[0] <= 0 || l1[1] <= 0)
         return lab_say(LAB_UNTESTED, said, len, "needs the preferl1 experiment");
+    lab_figure("pull_x", "%.2f", l1[0] / none[0]);
     return lab_judge(l1[0] / none[0] >= 1.8 && l1[1] / none[1] >= 1.8, said, len,
                      "SM pull %.1f -> %.1f GB/s (x%.2f); SM push %.1f -> %.1f GB/s (x%.2f) with "
                      "cudaFuncCachePreferL1 (%s); the setting only splits on-chip memory between "
@@ -567,6 +581,8 @@ static lab_verdict pcie_row_latency(const lab_rows *rows, char *said, size_t len
                        "ping-pong");
     const int ok = load->us.median >= 0.75 && load->us.median <= 2.25 &&
                    pp->us.median >= 0.75 && pp->us.median <= 2.25;
+    lab_figure("load_us", "%.2f", load->us.median);
+    lab_figure("pingpong_us", "%.2f", pp->us.median);
     return lab_judge(ok, said, len, "~1.5 us (bar 0.75-2.25 us) on the host link, PCIe gen %d: "
                      "a GPU load from host memory %.2f us (a chain far beyond L2), one-way "
                      "GPU-CPU ping-pong %.2f us", (int)lab05_link_number(rows, "pcie_gen", a, -1),
@@ -623,6 +639,7 @@ static lab_verdict staging_latency(const lab_rows *rows, char *said, size_t len)
                  "copy (x%.2f)", q_off->us.median, q_on->us.median,
                  q_off->us.median / q_on->us.median);
     const double ratio = off->us.median / on->us.median;
+    lab_figure("staged_x", "%.2f", ratio);
     return lab_judge(ratio >= UNBEARABLE, said, len, "one %zu-byte copy GPU %d -> GPU %d as a "
                      "program that waits for it sees it (host clock around the copy and its "
                      "synchronize): staged through host memory (peer access off) %.2f us "
@@ -652,16 +669,19 @@ static void measured_share(const lab_rows *rows, char *out, size_t len)
  * a one-way figure above its link's one-way peak shows it was not measured. */
 static lab_verdict table_measured(const lab_rows *rows, char *said, size_t len)
 {
-    char list[400] = "", part[160], context[160], v[32], above[96] = "";
+    char list[400] = "", part[160], context[160], gen[16], v[32], above[96] = "";
     for (size_t i = 0; i < lab05_table_rows; i++) {
         const lab05_table_row *t = &lab05_table[i];
-        snprintf(v, sizeof v, "datasheet_%s%d", t->nvlink_gen ? "nvlink" : "pcie",
+        snprintf(gen, sizeof gen, "%s%d", t->nvlink_gen ? "nvlink" : "pcie",
                  t->nvlink_gen ? t->nvlink_gen : 3);
+        snprintf(v, sizeof v, "datasheet_%s", gen);
         const double rate = lab05_link_number(rows, v, LAB_ANY, LAB_ANY), peak = rate * t->links;
         if (rate <= 0.0)
             return lab_say(LAB_UNTESTED, said, len, "needs the link experiment's datasheet rows");
         if (t->gbps > 1.02 * peak)
             add_part(above, sizeof above, ", ", t->link);
+        snprintf(v, sizeof v, "%s_pct", gen); /* the row's share of its peak, e.g. nvlink3_pct */
+        lab_figure(v, "%.0f", 100.0 * t->gbps / peak);
         snprintf(part, sizeof part, "%s ~%.0f GB/s is %.0f%% of %d %s x %.3g GB/s = %.1f GB/s",
                  t->link, t->gbps, 100.0 * t->gbps / peak, t->links,
                  t->nvlink_gen ? "links" : "lanes", rate, peak);

@@ -27,6 +27,7 @@ static lab_verdict per_process(const lab_rows *rows, char *said, size_t len)
         return lab_say(LAB_UNTESTED, said, len, "no raw_pointer rows: %s",
                        lab_rows_skip_reason(rows, "raw_pointer", NULL));
     const int seen_raw = strcmp(raw->value, "peer_data") == 0;
+    lab_figure("raw_pointer", "%s", raw->value);
     return lab_judge(ipc->verified == 1 && !seen_raw, said, len,
                      "between processes (%s): through IPC handles every rank read every other "
                      "rank's buffer %s; rank 0's raw device pointer in rank 1 gave %s",
@@ -82,6 +83,8 @@ static lab_verdict p2p_best(const lab_rows *rows, char *said, size_t len)
     if (sizes == 0)
         return lab_say(LAB_UNTESTED, said, len, "no size with a ring over peer links and host "
                        "staging both timed");
+    lab_figure("p2p_wins", "%zu", p2p_wins);
+    lab_figure("sizes", "%zu", sizes);
     return lab_judge(p2p_wins == sizes, said, len, "P2P (by hand or NCCL) beat host staging at "
                      "%zu of %zu sizes; by hand beat NCCL at: %s; NCCL won at: %s%s%s", p2p_wins,
                      sizes, hand_wins[0] ? hand_wins : "none", nccl_wins[0] ? nccl_wins : "none",
