@@ -960,6 +960,33 @@ $hits"
     assert_output --partial 'reads a column by number'
 }
 
+# gnuplot_positional_reads FILE...: "FILE:LINE: text" of each line of a gnuplot script that
+# reads a column by number: column(N), strcol(N), stringcolumn(N), $N, or a using spec with a
+# bare number ("using 7:...", ":11:12"); comments and quoted strings left out.
+gnuplot_positional_reads() {
+    awk '
+        /^[[:space:]]*#/ { next }
+        { code = $0; gsub(/"[^"]*"/, "\"\"", code) }
+        code ~ /(column|strcol|stringcolumn)\( *[0-9]/ || code ~ /[$][0-9]/ ||
+            code ~ /using +[0-9]+ *(:|$| )/ || code ~ /using +[^ ]*[):] *[0-9]+ *(:|$| )/ { print FILENAME ":" FNR ": " $0 }' "$@"
+}
+
+# bats test_tags=lab-rules
+@test "repo: no gnuplot script reads a result file by column number" {
+    local files hits
+    files=$(cd "$REPO_ROOT" && find labs slides tools -type f -name '*.gp' | sort)
+    [ -n "$files" ] || fail "no gnuplot script found"
+    hits=$(cd "$REPO_ROOT" && gnuplot_positional_reads $files)
+    [ -z "$hits" ] || fail "a result file read by column number (read it by name: set datafile columnheaders, column(\"gbps\")):
+$hits"
+    # The guard sees each planted form, and passes a read by name.
+    printf '%s\n' 'x = column(13)' 'y = strcol(1) eq "a"' 'plot f using 7:(1)' \
+        'plot f using (i):(lat(1)):11:12' 'plot f using 1:($2)' \
+        'plot f using "bytes":(column("gbps"))' '# column(3) in a comment' >"$BATS_TEST_TMPDIR/planted.gp"
+    hits=$(gnuplot_positional_reads "$BATS_TEST_TMPDIR/planted.gp")
+    [ "$(cut -d: -f2 <<<"$hits" | paste -sd' ')" = "1 2 3 4 5" ] || fail "the planted reads are not the ones seen: $hits"
+}
+
 @test "repo: an interrupted make run leaves the previous report as it was" {
     local fake="$BATS_TEST_TMPDIR/build" report="$BATS_TEST_TMPDIR/report" pid waited=0
     # A build whose only lab takes its time, like lab 05 does.

@@ -8,9 +8,7 @@
 # and GPU a's host link, with each link's peak as dashed lines) and
 # OUT/latency.png (the kinds of latency: median with min and max).
 #
-# Columns (the rows' header): 1 experiment, 2 variant, 3 route, 4 src,
-# 5 dst, 6 mode, 7 bytes, 10 median_us, 11 min_us, 12 max_us, 13 gbps,
-# 14 peak_gbps, 16 value.
+# Columns are read by their names in the header row.
 
 if (!exists("csv")) csv = "05-p2p-performance.csv"
 if (!exists("out")) out = "."
@@ -19,6 +17,7 @@ if (!exists("machine")) machine = ""
 on_machine = machine eq "" ? "" : " -- ".machine
 
 set datafile separator ","
+set datafile columnheaders
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
     set terminal pngcairo size 1200,760 noenhanced font ",11"
 } else {
@@ -26,21 +25,21 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
 }
 
 # The one pair (pair_b is -1 with one GPU) from the config rows.
-stats csv skip 1 using (strcol(1) eq "config" && strcol(2) eq "pair_a" ? column(16) : NaN) nooutput
+stats csv using (strcol("experiment") eq "config" && strcol("variant") eq "pair_a" ? column("value") : NaN) nooutput
 A = int(STATS_min)
-stats csv skip 1 using (strcol(1) eq "config" && strcol(2) eq "pair_b" ? column(16) : NaN) nooutput
+stats csv using (strcol("experiment") eq "config" && strcol("variant") eq "pair_b" ? column("value") : NaN) nooutput
 B = int(STATS_min)
 LO = A < B ? A : B
 HI = A < B ? B : A
 
 # Row filters.
-is(e, v, r, m) = strcol(1) eq e && strcol(2) eq v && strcol(3) eq r && strcol(6) eq m
-ends(s, d) = column(4) == s && column(5) == d
+is(e, v, r, m) = strcol("experiment") eq e && strcol("variant") eq v && strcol("route") eq r && strcol("mode") eq m
+ends(s, d) = column("src") == s && column("dst") == d
 peer(e, v, r) = is(e, v, r, "one_way") && ends(A, B)
 both(e, v, r) = is(e, v, r, "both_ways") && ends(LO, HI)
 h2d(e, v, m) = is(e, v, "host", m) && ends(-1, A)
 d2h(e, v, m) = is(e, v, "host", m) && ends(A, -1)
-gb(cond) = cond ? column(13) : NaN
+gb(cond) = cond ? column("gbps") : NaN
 
 # A series gets a key entry only where this run has its rows (N[i] of them).
 array N[11]
@@ -62,7 +61,7 @@ bw(i) = i == 1 ? peer("ce_bandwidth", "ce", "peer") : \
         i == 8 ? h2d("ce_bandwidth", "ce", "each_way") : \
         i == 9 ? h2d("sm_bandwidth", "sm_pull", "one_way") : d2h("sm_bandwidth", "sm_push", "one_way")
 do for [i = 1:10] {
-    stats csv skip 1 using (count(i, bw(i))) nooutput
+    stats csv using (count(i, bw(i))) nooutput
     N[i] = STATS_sum
 }
 set output out."/bandwidth.png"
@@ -81,13 +80,14 @@ set grid
 set key left top box opaque
 set style data linespoints
 plot \
-    for [i = 1:10] csv skip 1 using 7:(gb(bw(i))) lw 2 pt BW_PT[i] title (N[i] > 0 ? BW_TITLE[i] : ""), \
-    csv skip 1 using 7:(peer("ce_bandwidth", "ce", "peer") ? column(14) : NaN) with lines dt 2 lw 2 lc "black" title (N[1] > 0 ? "P2P peak one way (NVML)" : ""), \
-    csv skip 1 using 7:(h2d("ce_bandwidth", "ce", "one_way") ? column(14) : NaN) with lines dt 3 lw 2 lc "gray40" title (N[6] > 0 ? "host link peak (PCIe gen x width)" : "")
+    for [i = 1:10] csv using "bytes":(gb(bw(i))) lw 2 pt BW_PT[i] title (N[i] > 0 ? BW_TITLE[i] : ""), \
+    csv using "bytes":(peer("ce_bandwidth", "ce", "peer") ? column("peak_gbps") : NaN) with lines dt 2 lw 2 lc "black" title (N[1] > 0 ? "P2P peak one way (NVML)" : ""), \
+    csv using "bytes":(h2d("ce_bandwidth", "ce", "one_way") ? column("peak_gbps") : NaN) with lines dt 3 lw 2 lc "gray40" title (N[6] > 0 ? "host link peak (PCIe gen x width)" : "")
 
 # ------------------------------------------------------------------ latency
 reset
 set datafile separator ","
+set datafile columnheaders
 set output out."/latency.png"
 if (B >= 0) {
     set title sprintf("Latency, GPU %d (and GPU %d): median with min and max%s", A, B, on_machine)
@@ -95,9 +95,9 @@ if (B >= 0) {
     set title sprintf("Latency, GPU %d (one GPU: no peer): median with min and max%s", A, on_machine)
 }
 is_latency(e) = e eq "memcpy_latency" || e eq "pointer_chase" || e eq "pingpong"
-stats csv skip 1 using (is_latency(strcol(1)) && column(9) > 0 ? column(11) : NaN) nooutput
+stats csv using (is_latency(strcol("experiment")) && column("reps") > 0 ? column("min_us") : NaN) nooutput
 LOW = STATS_min / 2
-stats csv skip 1 using (is_latency(strcol(1)) && column(9) > 0 ? column(12) : NaN) nooutput
+stats csv using (is_latency(strcol("experiment")) && column("reps") > 0 ? column("max_us") : NaN) nooutput
 set yrange [LOW : STATS_max * 2]
 set rmargin 24
 set logscale y 10
@@ -110,9 +110,9 @@ array LAT_NAME[12] = ["4 B copy queued, P2P", "4 B copy queued, host", "4 B copy
     "4 B copy + sync, host", "load, local memory", "load, peer memory", "load, host memory", \
     "load in L2, local", "ping-pong, GPU-GPU (write remote)", "ping-pong, GPU-GPU (poll remote)", \
     "ping-pong, GPU-CPU", "ping-pong, CPU-GPU"]
-far(m) = strcol(6) eq m || strcol(6) eq "beyond_l2"
-chase(r, s, d) = strcol(1) eq "pointer_chase" && strcol(3) eq r && far("") && ends(s, d)
-pong(v, s, d) = strcol(1) eq "pingpong" && strcol(2) eq v && ends(s, d)
+far(m) = strcol("mode") eq m || strcol("mode") eq "beyond_l2"
+chase(r, s, d) = strcol("experiment") eq "pointer_chase" && strcol("route") eq r && far("") && ends(s, d)
+pong(v, s, d) = strcol("experiment") eq "pingpong" && strcol("variant") eq v && ends(s, d)
 kind(i) = i == 1 ? is("memcpy_latency", "ce_queued", "peer", "one_way") && ends(A, B) : \
           i == 2 ? h2d("memcpy_latency", "ce_queued", "one_way") : \
           i == 3 ? is("memcpy_latency", "ce_synced", "peer", "one_way") && ends(A, B) : \
@@ -120,15 +120,15 @@ kind(i) = i == 1 ? is("memcpy_latency", "ce_queued", "peer", "one_way") && ends(
           i == 5 ? chase("loopback", A, A) : \
           i == 6 ? chase("peer", B, A) : \
           i == 7 ? chase("host", -1, A) : \
-          i == 8 ? strcol(1) eq "pointer_chase" && strcol(3) eq "loopback" && strcol(6) eq "in_l2" && ends(A, A) : \
+          i == 8 ? strcol("experiment") eq "pointer_chase" && strcol("route") eq "loopback" && strcol("mode") eq "in_l2" && ends(A, A) : \
           i == 9 ? pong("write_remote", LO, HI) : \
           i == 10 ? pong("poll_remote", LO, HI) : \
           i == 11 ? pong("gpu_cpu", A, -1) : pong("cpu_gpu", -1, A)
 # A kind this run has no rows of keeps its place, labelled "not run".
 set xtics rotate by -25 ()
 do for [i = 1:12] {
-    stats csv skip 1 using (count(i, kind(i))) nooutput
+    stats csv using (count(i, kind(i))) nooutput
     set xtics add ((STATS_sum > 0 ? LAT_NAME[i] : LAT_NAME[i]." (not run)") i)
 }
-lat(cond) = cond ? column(10) : NaN
-plot for [i = 1:12] csv skip 1 using (i):(lat(kind(i))):11:12 with yerrorbars pt 7 ps 1.5 lw 2
+lat(cond) = cond ? column("median_us") : NaN
+plot for [i = 1:12] csv using (i):(lat(kind(i))):"min_us":"max_us" with yerrorbars pt 7 ps 1.5 lw 2
