@@ -35,20 +35,31 @@ def path(lab):
     return found[0]
 
 
-def run(lab, command, result_file, beside=()):
+def found(lab):
+    """LAB's host tool, or None where the build has none (make run's report goes on without)."""
+    try:
+        return path(lab)
+    except Failed:
+        return None
+
+
+def run(lab, command, result_file, beside=(), recording=False):
     """What LAB's host tool prints for COMMAND (verdicts, figures, report) on RESULT_FILE, the
-    files BESIDE set beside it (report only)."""
+    files BESIDE set beside it (report only). RECORDING: the rows are a recording, made on a
+    machine other than this one (--recording: the tool calls it "that machine")."""
     tool = path(lab)
-    out = subprocess.run([tool, command, result_file, *beside], capture_output=True, text=True)
+    flags = ["--recording"] if recording else []
+    out = subprocess.run([tool, *flags, command, result_file, *beside], capture_output=True,
+                         text=True, errors="replace")
     if out.returncode != 0:
         raise Failed(f"{tool} {command} {result_file} failed: {out.stderr.strip()}")
     return out.stdout
 
 
-def verdicts(lab, result_file):
+def verdicts(lab, result_file, recording=False):
     """The claim rows LAB's host tool judges from RESULT_FILE, in its order."""
     try:
-        return result_rows.of(result_rows.parse(run(lab, "verdicts", result_file),
+        return result_rows.of(result_rows.parse(run(lab, "verdicts", result_file, recording=recording),
                                                 f"{path(lab)} verdicts {result_file}"), "claim")
     except result_rows.NotRows as e:
         raise Failed(str(e)) from None
@@ -62,3 +73,8 @@ def figures(lab, result_file):
                                    f"{path(lab)} figures {result_file}")
     except result_rows.NotRows as e:
         raise Failed(str(e)) from None
+
+
+def report(lab, result_file, beside=(), recording=False):
+    """LAB's report section (Markdown) of RESULT_FILE, with the rows of BESIDE set beside."""
+    return run(lab, "report", result_file, beside, recording)

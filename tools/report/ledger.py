@@ -9,6 +9,7 @@
 
 import csv
 import os
+import sys
 
 import host_tools
 import machines
@@ -62,16 +63,17 @@ def recorded(run, labs):
     of each lab that did not run here, as its host tool recomputes them."""
     rows = []
     for lab in labs:
-        tool = host_tools.path(run, lab.name)
-        if lab.ok or tool is None:
+        if lab.ok or host_tools.found(lab.name) is None:
             continue
-        errors = os.path.join(run.work, f"{lab.name}.verdicts.err")
         for fixture, machine in machines.in_repo(lab.number):
-            for claim in host_tools.verdicts(tool, fixture, errors, recording=True) or []:
+            try:
+                claims = host_tools.verdicts(lab.name, fixture, recording=True)
+            except host_tools.Failed as e:
+                print(f"make run: {e}", file=sys.stderr)  # the ledger goes on without them
+                continue
+            for claim in claims:
                 rows.append({"recording": fixture, "hardware": machines.hardware(machine),
                              "id": claim["variant"], "lab": lab.name,
                              "verdict": claim["value"], "measured": claim["detail"]})
-        if os.path.isfile(errors) and os.path.getsize(errors) == 0:
-            os.remove(errors)
     write(os.path.join(run.work, "recorded.tsv"), RECORDED, rows)
     return rows

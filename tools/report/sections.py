@@ -69,7 +69,17 @@ def origin(fixture):
     return f"{text}\n\n" if text else ""
 
 
-def recording(run, lab, tool, fixture, machine):
+def report(lab, rows_file, beside, recording=False):
+    """LAB's report section of ROWS_FILE from its host tool; where the tool fails, a line saying
+    why (and the why on make run's stderr)."""
+    try:
+        return host_tools.report(lab, rows_file, beside, recording)
+    except host_tools.Failed as e:
+        print(f"make run: {e}", file=sys.stderr)
+        return f"Not shown: {e}.\n"
+
+
+def recording(run, lab, fixture, machine):
     """One recording of a lab that did not run here, under a heading naming its hardware."""
     tag = machine["suffix"]
     try:
@@ -78,7 +88,7 @@ def recording(run, lab, tool, fixture, machine):
         return f"### Recorded in `{fixture}` (not here)\n\nNot shown: {e}.\n\n"
     beside, _ = lab_runs.beside_rows(nvbandwidth_rows.runs_beside(fixture),
                                      os.path.join(run.work, f"{lab}-{tag}.beside.csv"))
-    section = host_tools.report(tool, fixture, beside, recording=True)
+    section = report(lab, fixture, beside, recording=True)
     date = result_rows.machine(rows)[1]
     when = f", {date}" if date else ""  # a recording without a date row: no dangling comma
     text = (f"### Recorded on {machines.hardware(machine)}{when} (not here)\n\n"
@@ -95,18 +105,18 @@ def recording(run, lab, tool, fixture, machine):
 def lab_section(run, lab, here, beside_here):
     """The section of LAB (a lab_runs.Lab); HERE names this machine's GPUs, BESIDE_HERE the
     rows of this machine's nvbandwidth runs."""
-    tool = host_tools.path(run, lab.name)
+    tool = host_tools.found(lab.name)
     text = f"## {lab.name}\n\n"
     if lab.ok:
         text += f"Result: ok ({lab.seconds} s; rows: `data/{lab.name}.csv`).\n\n"
         if tool:
             rows_file = os.path.join(run.work, "data", f"{lab.name}.csv")
-            text += host_tools.report(tool, rows_file, beside_here) + "\n"
+            text += report(lab.name, rows_file, beside_here) + "\n"
             text += plot(run, lab.name, rows_file, "here", here)
         return text
     if not lab.skipped:
         text += f"Result: {lab.outcome} ({lab.seconds} s).\n\n"
     if tool:
         for fixture, machine in machines.in_repo(lab.number):
-            text += recording(run, lab.name, tool, fixture, machine)
+            text += recording(run, lab.name, fixture, machine)
     return text
