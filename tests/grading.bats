@@ -312,6 +312,7 @@ for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     local log="$BATS_TEST_TMPDIR/mistakes.log" since="" since2=""
     cat >"$log" <<'LOG'
   LINK     build/tools/common-probe
+
 CAUGHT         lab03-grid-wraps: TODO 03.3: rounds up with n + threads - 1 — 1 of its TODO's 4 test(s) fail (2 s)
 CAUGHT         lab03-grid-negative-cap: TODO 03.3: refuses a cap of 0 but not a negative one (1 s)
 MISSED         lab06-ring-negative-chunk: TODO 06.4: a plain % of a negative difference (5 s)
@@ -341,7 +342,7 @@ kind tails: 0 caught, 0 missed, 1 not checkable here, 1 broken; 2 planted$since2
     echo "lab03-grid-wraps was caught" >>"$log"
     run "$REPO_ROOT/tools/grading/mistakes.sh" --tally "$log"
     assert_failure 2
-    assert_output "mistakes: $log:10: not a line of make mistakes: lab03-grid-wraps was caught"
+    assert_output "mistakes: $log:11: not a line of make mistakes: lab03-grid-wraps was caught"
     sed -i '$d' "$log"
     echo "CAUGHT         lab03-grid-wraps: again" >>"$log"
     run "$REPO_ROOT/tools/grading/mistakes.sh" --tally "$log"

@@ -44,7 +44,7 @@ kinds() {
 
 # tally LOG: the counts per kind of the result lines in LOG (a run's own, or a
 # saved make mistakes output). Other lines a run prints (its counts, make's own)
-# are passed over; any other line is an error: a log that is not one.
+# and blank lines are passed over; any other line is an error: a log that is not one.
 tally() {
     local log=$1 ids line n=0 name status kind old="" git_known=""
     local result='^(CAUGHT|MISSED|NOT CHECKABLE|BROKEN) +(lab[0-9]{2}-[a-z0-9-]+): '
@@ -64,7 +64,7 @@ tally() {
             status=${BASH_REMATCH[1]} name=${BASH_REMATCH[2]}
         elif [[ $line == "BUILDS "* ]]; then
             echo "mistakes: $log:$n: a --compile-only run, which judges no mistake" >&2; return 2
-        elif [[ $line =~ $ours ]]; then
+        elif [[ -z $line || $line =~ $ours ]]; then
             continue
         else
             echo "mistakes: $log:$n: not a line of make mistakes: $line" >&2; return 2
