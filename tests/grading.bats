@@ -306,6 +306,59 @@ for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
     assert_equal "$(grep -c '^BUILDS ' <<<"$output")" "$patches"
 }
 
+# The log names patches of both sets: lab03-grid-wraps and lab04-warp-adds-32 were planted by
+# b19e299, lab03-grid-negative-cap, lab04-privatized-no-tail and lab06-ring-negative-chunk after it.
+@test "grading: mistakes.sh --tally counts a saved run's results per kind, newer ones apart where git knows them, and refuses what is no such log" {
+    local log="$BATS_TEST_TMPDIR/mistakes.log" since="" since2=""
+    cat >"$log" <<'LOG'
+  LINK     build/tools/common-probe
+
+CAUGHT         lab03-grid-wraps: TODO 03.3: rounds up with n + threads - 1 — 1 of its TODO's 4 test(s) fail (2 s)
+CAUGHT         lab03-grid-negative-cap: TODO 03.3: refuses a cap of 0 but not a negative one (1 s)
+MISSED         lab06-ring-negative-chunk: TODO 06.4: a plain % of a negative difference (5 s)
+NOT CHECKABLE  lab04-warp-adds-32: TODO 04.3: the leader adds 32 — none of its TODO's 2 test(s) failed; 2 skipped here (1 s)
+BROKEN         lab04-privatized-no-tail: does not build: error: expected ';'
+lab 03: 2 caught, 0 missed, 0 not checkable here, 0 broken
+mistakes: 2 caught, 1 missed, 1 not checkable here, 1 broken (9 s)
+make: *** [Makefile:328: mistakes] Error 1
+LOG
+    if git -C "$REPO_ROOT" rev-parse -q --verify 'b19e299^{commit}' >/dev/null; then
+        since=", 2 added since b19e299" since2=", 1 added since b19e299"
+    fi
+    run "$REPO_ROOT/tools/grading/mistakes.sh" --tally "$log"
+    assert_success
+    assert_output "kind edge-values: 2 caught, 1 missed, 0 not checkable here, 0 broken; 3 planted$since
+kind tails: 0 caught, 0 missed, 1 not checkable here, 1 broken; 2 planted$since2"
+    # Without git (a tarball) the column is left out, not guessed.
+    local copy="$BATS_TEST_TMPDIR/copy"
+    mkdir -p "$copy/tools/grading" "$copy/tests"
+    cp "$REPO_ROOT/tools/grading/mistakes.sh" "$copy/tools/grading/"
+    cp -r "$REPO_ROOT/tests/mistakes" "$copy/tests/"
+    run env GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" "$copy/tools/grading/mistakes.sh" --tally "$log"
+    assert_success
+    assert_line "kind edge-values: 2 caught, 1 missed, 0 not checkable here, 0 broken; 3 planted"
+    # A line no run prints, a patch named twice, a patch with no kind, a missing table of
+    # kinds: each an error, not a count.
+    echo "lab03-grid-wraps was caught" >>"$log"
+    run "$REPO_ROOT/tools/grading/mistakes.sh" --tally "$log"
+    assert_failure 2
+    assert_output "mistakes: $log:11: not a line of make mistakes: lab03-grid-wraps was caught"
+    sed -i '$d' "$log"
+    echo "CAUGHT         lab03-grid-wraps: again" >>"$log"
+    run "$REPO_ROOT/tools/grading/mistakes.sh" --tally "$log"
+    assert_failure 2
+    assert_output --partial "lab03-grid-wraps a second time"
+    sed -i '$d' "$log"
+    sed -i '2d' "$copy/tests/mistakes/lab03-grid-wraps.patch"
+    run env GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" "$copy/tools/grading/mistakes.sh" --tally "$log"
+    assert_failure 2
+    assert_output --partial "lab03-grid-wraps.patch: its kind '' is not one of tests/mistakes/kinds.tsv"
+    rm "$copy/tests/mistakes/kinds.tsv"
+    run env GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" "$copy/tools/grading/mistakes.sh" --tally "$log"
+    assert_failure 2
+    assert_output "mistakes: tests/mistakes/kinds.tsv is missing: it lists the kinds a patch may name"
+}
+
 # bats test_tags=lab-rules
 @test "grading: every lab has planted mistakes, each saying what it plants" {
     local lab number
@@ -527,6 +580,28 @@ XML
             bad+=" $(basename "$patch") names '$id'"
     done
     [ -z "$bad" ] || fail "too few planted mistakes (or a wrong TODO id):$bad"
+}
+
+# bats test_tags=lab-rules
+@test "grading: every planted mistake names one kind of tests/mistakes/kinds.tsv on its second line, and every kind has a patch" {
+    local table="$REPO_ROOT/tests/mistakes/kinds.tsv" kinds patch lines kind bad=""
+    assert_file_exists "$table"
+    # The ids: the first column below the header, # lines left out.
+    kinds=$(awk -F'\t' '/^#/ || !NF { next } header++ { print $1 }' "$table")
+    [ -n "$kinds" ] || fail "$table lists no kind"
+    for patch in "$REPO_ROOT"/tests/mistakes/*.patch; do
+        lines=$(grep -c '^# kind:' "$patch" || true)
+        kind=$(sed -n '2s/^# kind: \([a-z0-9-]*\)$/\1/p' "$patch")
+        if [ "$lines" -ne 1 ] || [ -z "$kind" ]; then
+            bad+=$'\n'"$(basename "$patch"): needs one '# kind: ID' line, its second ($lines found)"
+        elif ! grep -qxF -- "$kind" <<<"$kinds"; then
+            bad+=$'\n'"$(basename "$patch"): kind '$kind' is not in tests/mistakes/kinds.tsv"
+        fi
+    done
+    for kind in $kinds; do
+        grep -qx "# kind: $kind" "$REPO_ROOT"/tests/mistakes/*.patch || bad+=$'\n'"kind $kind: no patch plants one"
+    done
+    [ -z "$bad" ] || fail "planted mistakes and their kinds:$bad"
 }
 
 # bats test_tags=lab-rules

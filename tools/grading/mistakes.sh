@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# mistakes.sh [--compile-only]: prove the tests catch typical student mistakes.
+# mistakes.sh [--compile-only | --tally LOG]: prove the tests catch typical student mistakes.
 #
 # Each tests/mistakes/labNN-*.patch plants one mistake in lab NN's reference
-# solution (its first line, "# TODO NN.k: ...", says which TODO and what). For each patch, in
+# solution (its first line, "# TODO NN.k: ...", says which TODO and what; its
+# second, "# kind: ID", which kind of tests/mistakes/kinds.tsv it is). For each patch, in
 # a scratch copy of the course: apply it, build the lab, run lab NN's tests
 # against that build: first the tests that name TODO NN.k; only if all of
 # them ran and passed, the whole file. Builds run in parallel, seeded with the
@@ -16,11 +17,87 @@
 #   BROKEN         the patch no longer applies or builds
 # --compile-only applies each patch and compiles the files it changes,
 # without running anything (any machine). MISTAKES=GLOB picks some, e.g.
-# MISTAKES='lab04-*'. Ends with the counts per lab; exits 1 when a patch was
-# missed or broken.
+# MISTAKES='lab04-*'. Ends with the counts per lab, then per kind (with how
+# many of each kind were added since the earlier planted set, where git knows);
+# exits 1 when a patch was missed or broken.
+# --tally LOG prints the counts per kind of a saved run's output (e.g. one kept
+# from a GPU machine), through the same code as the end of a run; it exits 2
+# on a line it does not know or a patch without a known kind.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+
+# The commit of the earlier planted set: the counts per kind say how many of
+# each kind are newer than it.
+earlier=b19e299
+
+# kinds: the ids of tests/mistakes/kinds.tsv in its order, one a line.
+kinds() {
+    local table=tests/mistakes/kinds.tsv
+    [ -f "$table" ] || { echo "mistakes: $table is missing: it lists the kinds a patch may name" >&2; return 2; }
+    awk -F'\t' -v table="$table" '
+        /^#/ || !NF { next }
+        !header { header = 1
+                  if ($1 != "id" || $2 != "description") { print "mistakes: " table ": its header must be id<TAB>description" >"/dev/stderr"; exit 2 }
+                  next }
+        { print $1 }' "$table"
+}
+
+# tally LOG: the counts per kind of the result lines in LOG (a run's own, or a
+# saved make mistakes output). Other lines a run prints (its counts, make's own)
+# and blank lines are passed over; any other line is an error: a log that is not one.
+tally() {
+    local log=$1 ids line n=0 name status kind old="" git_known=""
+    local result='^(CAUGHT|MISSED|NOT CHECKABLE|BROKEN) +(lab[0-9]{2}-[a-z0-9-]+): '
+    local ours='^((lab [0-9]{2}|kind [a-z0-9-]+|mistakes): |make(\[[0-9]+\])?: |  [A-Z]+ +[^ ])'
+    declare -A count=() total=() new=() seen=()
+    [ -f "$log" ] || { echo "mistakes: no log $log" >&2; return 2; }
+    ids=$(kinds) || return 2
+    # Where git holds the earlier set, a patch it lacks is newer; elsewhere (a
+    # tarball, a shallow clone) the column is left out rather than guessed.
+    if git rev-parse -q --verify "$earlier^{commit}" >/dev/null 2>&1; then
+        git_known=1
+        old=$(git ls-tree --name-only "$earlier" tests/mistakes/)
+    fi
+    while IFS= read -r line || [ -n "$line" ]; do
+        n=$((n + 1))
+        if [[ $line =~ $result ]]; then
+            status=${BASH_REMATCH[1]} name=${BASH_REMATCH[2]}
+        elif [[ $line == "BUILDS "* ]]; then
+            echo "mistakes: $log:$n: a --compile-only run, which judges no mistake" >&2; return 2
+        elif [[ -z $line || $line =~ $ours ]]; then
+            continue
+        else
+            echo "mistakes: $log:$n: not a line of make mistakes: $line" >&2; return 2
+        fi
+        [ -z "${seen[$name]:-}" ] || { echo "mistakes: $log:$n: $name a second time" >&2; return 2; }
+        seen[$name]=1
+        [ -f "tests/mistakes/$name.patch" ] || { echo "mistakes: $log:$n: no tests/mistakes/$name.patch" >&2; return 2; }
+        kind=$(sed -n 's/^# kind: //p' "tests/mistakes/$name.patch")
+        grep -qxF -- "$kind" <<<"$ids" ||
+            { echo "mistakes: tests/mistakes/$name.patch: its kind '$kind' is not one of tests/mistakes/kinds.tsv" >&2; return 2; }
+        count[$kind,$status]=$((${count[$kind,$status]:-0} + 1))
+        total[$kind]=$((${total[$kind]:-0} + 1))
+        grep -qxF "tests/mistakes/$name.patch" <<<"$old" || new[$kind]=$((${new[$kind]:-0} + 1))
+    done <"$log"
+    [ ${#seen[@]} -gt 0 ] || { echo "mistakes: $log has no patch's result" >&2; return 2; }
+    for kind in $ids; do
+        [ -n "${total[$kind]:-}" ] || continue
+        printf 'kind %s: %d caught, %d missed, %d not checkable here, %d broken; %d planted%s\n' "$kind" \
+            "${count[$kind,CAUGHT]:-0}" "${count[$kind,MISSED]:-0}" "${count[$kind,NOT CHECKABLE]:-0}" \
+            "${count[$kind,BROKEN]:-0}" "${total[$kind]}" "${git_known:+, ${new[$kind]:-0} added since $earlier}"
+    done
+}
+
 mode=${1:-run}
+case $mode in
+    run | --compile-only) ;;
+    --tally)
+        [ $# -eq 2 ] || { echo "usage: $0 --tally LOG" >&2; exit 2; }
+        tally "$2"; exit ;;
+    *) echo "usage: $0 [--compile-only | --tally LOG]" >&2; exit 2 ;;
+esac
+# A missing or malformed table of kinds stops the run now, not after an hour of tests.
+kinds >/dev/null || exit 2
 arch=${CUDA_ARCH:-$(tools/machine/cuda-arch.sh "${NVCC:-nvcc}")}
 jobs=${MISTAKES_JOBS:-$(nproc)}
 base=${BUILD:-build}
@@ -117,6 +194,11 @@ confirmed() {
     done < <(sed -n 's/^not ok [0-9]* //p' "$2")
 }
 
+# say LINE: a patch's result, on stdout and in the list the counts per kind are read from.
+say() {
+    printf '%s\n' "$1" | tee -a "$scratch/results"
+}
+
 declare -A per_lab
 caught=0 missed=0 broken=0 unchecked=0
 for patch in "${patches[@]}"; do
@@ -127,11 +209,11 @@ for patch in "${patches[@]}"; do
     tree="$scratch/$name"
     state=$(cat "$tree.state" 2>/dev/null || echo "was not prepared")
     if [ "$state" != built ]; then
-        echo "BROKEN         $name: $state"
+        say "BROKEN         $name: $state"
         broken=$((broken + 1)); per_lab[$lab]+=B; continue
     fi
     if [ "$mode" = --compile-only ]; then
-        echo "BUILDS         $name: $what"
+        say "BUILDS         $name: $what"
         continue
     fi
     # The TODO's own tests judge first. Only when all of them ran and passed
@@ -143,21 +225,21 @@ for patch in "${patches[@]}"; do
     skipped=$(grep -c '^ok .* # skip' "$tree.tap")
     own=$(grep -cE '^(not )?ok ' "$tree.tap")
     if [ -n "$failing" ]; then
-        echo "CAUGHT         $name: $what — $(wc -l <<<"$failing") of its TODO's $own test(s) fail, e.g. $(head -n 1 <<<"$failing") ($(($(date +%s) - t0)) s)"
+        say "CAUGHT         $name: $what — $(wc -l <<<"$failing") of its TODO's $own test(s) fail, e.g. $(head -n 1 <<<"$failing") ($(($(date +%s) - t0)) s)"
         caught=$((caught + 1)); per_lab[$lab]+=C; continue
     fi
     if [ "$skipped" -gt 0 ]; then
-        echo "NOT CHECKABLE  $name: $what — none of its TODO's $own test(s) failed; $skipped skipped here, e.g. $(grep -m1 '^ok .* # skip' "$tree.tap" | sed 's/^.*# skip //') ($(($(date +%s) - t0)) s)"
+        say "NOT CHECKABLE  $name: $what — none of its TODO's $own test(s) failed; $skipped skipped here, e.g. $(grep -m1 '^ok .* # skip' "$tree.tap" | sed 's/^.*# skip //') ($(($(date +%s) - t0)) s)"
         unchecked=$((unchecked + 1)); per_lab[$lab]+=N; continue
     fi
     run_tests "$tree" "$lab" >"$tree.all.tap"
     others=$(confirmed "$lab" "$tree.all.tap")
     took="$(($(date +%s) - t0)) s, the whole file"
     if [ -n "$others" ]; then
-        echo "CAUGHT         $name: $what — only by a test that does not name TODO ${todo//\\/}: $(head -n 1 <<<"$others") ($took)"
+        say "CAUGHT         $name: $what — only by a test that does not name TODO ${todo//\\/}: $(head -n 1 <<<"$others") ($took)"
         caught=$((caught + 1)); per_lab[$lab]+=C
     else
-        echo "MISSED         $name: $what — its TODO's $own test(s) passed, and no other test fails that passes on the reference ($took)"
+        say "MISSED         $name: $what — its TODO's $own test(s) passed, and no other test fails that passes on the reference ($took)"
         missed=$((missed + 1)); per_lab[$lab]+=M
     fi
 done
@@ -167,6 +249,7 @@ if [ "$mode" != --compile-only ]; then
         c=${s//[^C]/} n=${s//[^N]/} m=${s//[^M]/} b=${s//[^B]/}
         echo "lab $lab: ${#c} caught, ${#m} missed, ${#n} not checkable here, ${#b} broken"
     done
+    tally "$scratch/results" || exit 2
 fi
 echo "mistakes: $caught caught, $missed missed, $unchecked not checkable here, $broken broken ($(($(date +%s) - started)) s)"
 [ "$missed" -eq 0 ] && [ "$broken" -eq 0 ]
