@@ -126,7 +126,7 @@ add_machine() {
 
 # outside_other_recordings: a handout (stdin) with the generated part other-recordings emptied.
 outside_other_recordings() {
-    awk '/^<!-- numbers: other-recordings -->$/ { print; skip = 1; next } /^<!-- \/numbers -->$/ { skip = 0 } !skip'
+    awk '/^<!-- fill: other-recordings -->$/ { print; skip = 1; next } /^<!-- \/fill -->$/ { skip = 0 } !skip'
 }
 
 @test "frame: a new machine is one row and its recordings: the report, the handouts, the README's ledger, the scoreboard and the plots show it" {
@@ -157,7 +157,7 @@ outside_other_recordings() {
     for nn in "${labs[@]}"; do
         for h in "$copy"/labs/"$nn"-*/README.md "$copy"/labs/"$nn"-*/README.zh-CN.md; do
             lab=$(basename "$(dirname "$h")")
-            run sed -n '/^<!-- numbers: other-recordings -->$/,/^<!-- \/numbers -->$/p' "$h"
+            run sed -n '/^<!-- fill: other-recordings -->$/,/^<!-- \/fill -->$/p' "$h"
             if [[ $h == *.zh-CN.md ]]; then
                 assert_line "### 一块 $gpu（$link）"
                 assert_output --partial "记录于 **$gpus**（经 $link 连接主机）"

@@ -37,13 +37,13 @@ copy_tree() {
     for h in $(handouts); do
         nn=$(basename "$(dirname "$h")" | cut -c1-2)
         # The recordings of the machines with no parts of their own are generated here.
-        grep -qF "<!-- numbers: other-recordings -->" "$h" || fail "$h: no generated part for the other machines' recordings"
+        grep -qF "<!-- fill: other-recordings -->" "$h" || fail "$h: no generated part for the other machines' recordings"
         for suffix in $(machine_suffixes); do
             fx="lab$nn-$suffix.csv"
             # A machine has a caption, report and verdicts of its own, or none (a new machine's row).
             own=0
-            for kind in caption report verdicts; do
-                if grep -qF "<!-- numbers: $kind $fx -->" "$h"; then own=$((own + 1)); fi
+            for part in "machine ${fx%.csv} caption" "report ${fx%.csv}" "verdicts ${fx%.csv}"; do
+                if grep -qF "<!-- fill: $part -->" "$h"; then own=$((own + 1)); fi
             done
             [ "$own" = 0 ] || [ "$own" = 3 ] || fail "$h: $own of the caption, report and verdicts of $fx"
             # A lab not recorded yet says so in each of its own parts (the next test holds that).
@@ -61,13 +61,15 @@ copy_tree() {
 }
 
 @test "handouts: a lab not recorded yet says so in its generated parts, leaves the README's ledger as it was, and the check passes" {
-    local copy suffix kind=caption first
+    local copy suffix kind=caption first part
     copy=$(copy_tree)
     mkdir -p "$copy/labs/98-unrecorded"
     # A caption of the first machine's recording, the verdicts of the next, and so on.
     printf '# Lab 98\n' >"$copy/labs/98-unrecorded/README.md"
     for suffix in $(machine_suffixes); do
-        printf '\n<!-- numbers: %s lab98-%s.csv -->\n<!-- /numbers -->\n' "$kind" "$suffix" >>"$copy/labs/98-unrecorded/README.md"
+        part="verdicts lab98-$suffix"
+        [ "$kind" = caption ] && part="machine lab98-$suffix caption"
+        printf '\n<!-- fill: %s -->\n<!-- /fill -->\n' "$part" >>"$copy/labs/98-unrecorded/README.md"
         [ "$kind" = caption ] && kind=verdicts || kind=caption
     done
     sed 's/^# Lab 98$/# 实验 98/' "$copy/labs/98-unrecorded/README.md" >"$copy/labs/98-unrecorded/README.zh-CN.md"
@@ -89,10 +91,10 @@ copy_tree() {
     assert_output --partial "\`tests/fixtures/labNN-$first.csv\` of labs 01, "
     refute_output --partial "98"
     # A fixture of another lab is still refused.
-    printf '<!-- numbers: report lab05-%s.csv -->\n<!-- /numbers -->\n' "$first" >>"$copy/labs/98-unrecorded/README.md"
+    printf '<!-- fill: report lab05-%s -->\n<!-- /fill -->\n' "$first" >>"$copy/labs/98-unrecorded/README.md"
     run numbers "$copy" --check
     assert_failure
-    assert_output --partial "'lab05-$first.csv' is not one of its recorded runs"
+    assert_output --partial "'lab05-$first' is not one of its recorded runs"
 }
 
 @test "handouts: a generated number edited by hand fails the check" {
@@ -100,11 +102,11 @@ copy_tree() {
     copy=$(copy_tree)
     fx=$(recording 02 gpu_count=2)
     # The first table cell with a decimal inside a generated report (of the recording on a pair).
-    python3 - "$copy/labs/02-memcpy-peer/README.md" "$(basename "$fx")" <<'EOF'
+    python3 - "$copy/labs/02-memcpy-peer/README.md" "$(basename "$fx" .csv)" <<'EOF'
 import re, sys
 p = sys.argv[1]
 s = open(p).read()
-a = s.index(f"<!-- numbers: report {sys.argv[2]} -->")
+a = s.index(f"<!-- fill: report {sys.argv[2]} -->")
 m = re.compile(r"\| (\d+\.\d+) \|").search(s, a)
 s = s[:m.start(1)] + "9" + s[m.start(1):]
 open(p, "w").write(s)
@@ -198,9 +200,9 @@ EOF
     copy=$(copy_tree)
     local suffix
     # A machine's ledger has a part of its own, or is generated in other-recordings (a new row).
-    grep -qF "<!-- numbers: other-recordings -->" "$copy/README.md" || fail "README.md has no part for the other machines' ledgers"
+    grep -qF "<!-- fill: other-recordings -->" "$copy/README.md" || fail "README.md has no part for the other machines' ledgers"
     for suffix in $(machine_suffixes); do
-        grep -qF "<!-- numbers: ledger $suffix.csv -->" "$copy/README.md" ||
+        grep -qF "<!-- fill: ledger $suffix -->" "$copy/README.md" ||
             grep -qF "(\`tests/fixtures/labNN-$suffix.csv\` of lab" "$copy/README.md" ||
             fail "README.md has no ledger of the recordings labNN-$suffix.csv"
     done
@@ -213,11 +215,26 @@ EOF
 @test "handouts: a generated part cites a fixture of its own lab that exists" {
     local copy fx
     copy=$(copy_tree)
-    fx=$(basename "$(recording 05)")
-    printf '\n<!-- numbers: report %s -->\n<!-- /numbers -->\n' "$fx" >>"$copy/labs/01-peer-checks/README.md"
+    fx=$(basename "$(recording 05)" .csv)
+    printf '\n<!-- fill: report %s -->\n<!-- /fill -->\n' "$fx" >>"$copy/labs/01-peer-checks/README.md"
     run numbers "$copy" --check
     assert_failure
     assert_output --partial "'$fx' is not one of its recorded runs"
+}
+
+@test "handouts: an unknown kind of part is refused, naming it, its handout and line; nothing is written" {
+    local copy h n
+    copy=$(copy_tree)
+    h="$copy/labs/01-peer-checks/README.md"
+    printf '\n<!-- fill: no-such-kind lab01-x -->\n<!-- /fill -->\n' >>"$h"
+    n=$(grep -n 'no-such-kind' "$h" | cut -d: -f1)
+    sed -i -E 's/: ([0-9]+) of the chapter.s/: 99 of the chapter'"'"'s/' "$copy/README.md"
+    cp "$copy/README.md" "$BATS_TEST_TMPDIR/README.before"
+    run numbers "$copy"
+    assert_failure
+    assert_output --partial "labs/01-peer-checks/README.md:$n: <!-- fill: no-such-kind lab01-x -->: unknown kind 'no-such-kind'"
+    # the stale ledger the same run would have rewritten is left as it was
+    cmp "$copy/README.md" "$BATS_TEST_TMPDIR/README.before" || fail "a handout was written although a part could not be filled"
 }
 
 # bats test_tags=lab-rules
@@ -273,7 +290,7 @@ unit_todos() {
     warn=$(sed -nE 's/^WARN_C := (.*)$/\1/p' "$REPO_ROOT/Makefile")
     [ -n "$warn" ]
     for h in $(handouts); do
-        grep -qF "<!-- numbers: build-flags -->" "$h" || fail "$h: no generated build flags"
+        grep -qF "<!-- fill: build-flags -->" "$h" || fail "$h: no generated build flags"
         grep -qF -- "-std=c11 $warn" "$h" || fail "$h: the C flags are not the Makefile's ($warn)"
         grep -qF 'struct cudaDeviceProp' "$h" || fail "$h: does not say that C needs 'struct cudaDeviceProp'"
     done

@@ -198,9 +198,9 @@ need_host_tools() {
     first=$(machine_suffixes | head -n 1)
     label=$(machine_field "$first" label)
     printf '%s\n' "a copy at 395.7 GB/s, 4.2×, then $label" '> 两个数量级 100× — 4.3' \
-        "Recorded on **{{hw lab03-$first}}** (driver 580.159.04)" "on {{hw lab03-$first}}, CUDA 13.0" \
+        "Recorded on **{{machine lab03-$first hw}}** (driver 580.159.04)" "on {{machine lab03-$first hw}}, CUDA 13.0" \
         '`TODO 02.1 is not done yet (labs/02-memcpy-peer/student/p2p_copy.c:15)`' \
-        "\`{{todo 02.1}}\` on {{hw lab02-$first}} {{machine lab02-$first}}" >"$BATS_TEST_TMPDIR/hand.md"
+        "\`{{todo 02.1}}\` on {{machine lab02-$first hw}} {{machine lab02-$first versions}}" >"$BATS_TEST_TMPDIR/hand.md"
     run "$REPO_ROOT/tools/slides/slides-numbers.py" literals "$BATS_TEST_TMPDIR/hand.md"
     assert_failure
     assert_output "$(printf '%s\n' "a copy at 395.7 GB/s, 4.2×, then $label" 'Recorded on ** ** (driver 580.159.04)' \
@@ -321,11 +321,19 @@ need_host_tools() {
     assert_output --partial "need exactly one"
 }
 
+@test "slides: an unknown kind of placeholder stops the filler, naming it and its line" {
+    printf 'intro\n\n{{no-such-kind 05}}\n' >"$BATS_TEST_TMPDIR/bad.md"
+    run fill "$BATS_TEST_TMPDIR/bad.md" "$BATS_TEST_TMPDIR/out.md"
+    assert_failure 1
+    assert_output --partial "bad.md:3: {{no-such-kind 05}}: unknown kind 'no-such-kind'"
+    assert_file_not_exists "$BATS_TEST_TMPDIR/out.md"
+}
+
 # filler_copy DIR: the filler and what it reads of the tree (its libraries, the machines, the
 # result header, each lab's claim names and headlines) copied into DIR, to plant a change in.
 filler_copy() {
     mkdir -p "$1"
-    (cd "$REPO_ROOT" && cp --parents -t "$1" tools/slides/slides-fill.py tools/lib/*.py \
+    (cd "$REPO_ROOT" && cp --parents -t "$1" tools/slides/slides-fill.py tools/lib/*.py tools/report/nvbandwidth_rows.py \
         tests/fixtures/machines.tsv tests/fixtures/rows-header.csv labs/*/headlines.tsv labs/*/claim-names.tsv)
 }
 
@@ -334,7 +342,7 @@ filler_copy() {
     local copy=$BATS_TEST_TMPDIR/copy id=small_transfers_latency_bound suffix
     suffix=$(machine_suffixes | head -n 1)
     filler_copy "$copy"
-    printf '%s\n' "{{claim 05 $id}}" "| {{verdictcell 05 $id $suffix}} |" >"$BATS_TEST_TMPDIR/deck.md"
+    printf '%s\n' "{{claim 05 $id}}" "| {{verdictcell lab05-$suffix $id}} |" >"$BATS_TEST_TMPDIR/deck.md"
     # the copy as it is fills: what stops it below is the planted name
     BUILD="$BUILD_DIR" FIXTURES="$FIXTURES" run "$copy/tools/slides/slides-fill.py" "$BATS_TEST_TMPDIR/deck.md" "$BATS_TEST_TMPDIR/ok.md"
     assert_success
@@ -429,8 +437,8 @@ x: size=14 is not in its sentence: at 14.0x and 140.5 GB/s"
     hw="$(machine_field "$gone" gpus), $(machine_field "$gone" link)"
     cp -r "$FIXTURES" "$fx"
     rm "$fx/lab05-$gone.csv"
-    printf '%s\n' "Recorded on {{hw lab05-$gone}} {{machine lab05-$gone}}" '{{claim 05 small_transfers_latency_bound}}' \
-        "| {{verdictcell 05 small_transfers_latency_bound $gone}} |" '{{scoreboard 05:1-8}}' '{{untested 05}}' \
+    printf '%s\n' "Recorded on {{machine lab05-$gone hw}} {{machine lab05-$gone versions}}" '{{claim 05 small_transfers_latency_bound}}' \
+        "| {{verdictcell lab05-$gone small_transfers_latency_bound}} |" '{{scoreboard 05:1-8}}' '{{untested 05}}' \
         "{{unrecorded lab05-$gone}}" >"$BATS_TEST_TMPDIR/new.md"
     FIXTURES=$fx run fill "$BATS_TEST_TMPDIR/new.md" "$out"
     assert_success
@@ -557,12 +565,13 @@ x: size=14 is not in its sentence: at 14.0x and 140.5 GB/s"
 
 @test "slides: the sentence labs 01, 03 and 06 all judge is shown with the three tests" {
     need_host_tools
-    local d00
+    local d00 first
     d00=$(deck 00)
+    first=$(machine_suffixes | head -n 1)
     grep -qF '互相可见' "$d00" || fail "deck 00 does not show the sentence"
-    grep -qF '{{verdictcell 01 access_is_mutual run}}' "$d00"
-    grep -qF '{{verdictcell 03 access_without_enable_fails run}}' "$d00"
-    grep -qF '{{verdictcell 06 access_is_per_process run}}' "$d00" || fail "deck 00 does not show lab 06's test (between processes)"
+    grep -qF "{{verdictcell lab01-$first access_is_mutual}}" "$d00"
+    grep -qF "{{verdictcell lab03-$first access_without_enable_fails}}" "$d00"
+    grep -qF "{{verdictcell lab06-$first access_is_per_process}}" "$d00" || fail "deck 00 does not show lab 06's test (between processes)"
     grep -qF 'access_without_enable_fails' "$(deck 01)" || fail "deck 01 does not point to lab 03's test"
     grep -qF 'access_is_mutual' "$(deck 03)" || fail "deck 03 does not point to lab 01's test"
     grep -qF 'access_is_mutual' "$(deck 06)" && grep -qF 'access_without_enable_fails' "$(deck 06)" ||
@@ -578,8 +587,8 @@ x: size=14 is not in its sentence: at 14.0x and 140.5 GB/s"
         # {{recorded-on NN}} names every machine of machines.tsv (a new lab's deck has it)
         for suffix in $(machine_suffixes); do
             [[ "$title" == *"{{recorded-on $n}}"* ]] ||
-            [[ "$title" == *"{{hw lab$n-$suffix}}"* && "$title" == *"{{machine lab$n-$suffix}}"* ]] ||
-                fail "$(basename "$d"): the title page does not name the machine of lab$n-$suffix (with its {{machine}})"
+            [[ "$title" == *"{{machine lab$n-$suffix hw}}"* && "$title" == *"{{machine lab$n-$suffix versions}}"* ]] ||
+                fail "$(basename "$d"): the title page does not name the machine of lab$n-$suffix (with its versions)"
         done
         grep -qE '^## The questions' "$d" || fail "$(basename "$d") has no questions page"
         grep -qE '^## Pitfalls' "$d" || fail "$(basename "$d") has no pitfalls page"

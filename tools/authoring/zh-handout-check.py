@@ -22,7 +22,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GLOSSARY = os.path.join(ROOT, "labs", "glossary.zh-CN.tsv")
 CJK = re.compile(r"[\u4e00-\u9fff]")
-GENERATED = re.compile(r"<!-- numbers: .*? -->\n.*?<!-- /numbers -->", re.S)
+GENERATED = re.compile(r"<!-- fill: .*? -->\n.*?<!-- /fill -->", re.S)
 FENCE = re.compile(r"^```.*?^```", re.S | re.M)
 
 

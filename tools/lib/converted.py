@@ -4,7 +4,7 @@
 tests/fixtures/converted.tsv names each such recording and the claims it leaves "cannot be
 tested here" only because the program that printed it had no experiment for them yet. The
 sentence that says so lives here, for the handouts' captions and the README's ledger
-(tools/authoring/handout-numbers.py) and for make run's report (tools/report/run_report.py).
+(tools/lib/fill.py) and for make run's report (tools/report/run_report.py).
 
     converted.py FIXTURE.csv   the sentence for that recording (English); nothing when its
                                rows come from the lab's own program

@@ -1,0 +1,1085 @@
+"""The one filler of the handouts and the decks: placeholders become what the recordings give.
+
+A handout (labs/NN-name/README.md, README.zh-CN.md, the top README.md) and a lecture deck
+(slides/NN-name.md) write no measured number, verdict or version by hand: each comes from a
+placeholder, "KIND ARGS", read by one parser and filled by one table of kinds (KINDS below).
+Only the wrapper differs by kind of document:
+
+  handout   <!-- fill: KIND ARGS -->            filled in place (handouts()); the comment pair
+            ... generated text ...              stays, the text between is rewritten
+            <!-- /fill -->
+  deck      {{KIND ARGS}}                       filled into a copy (deck()): Marp shows HTML
+                                                comments as speaker notes, so braces there
+
+ARGS are words; 'quoted words' stay whole (a REGEX), an unquoted key=value is an option. FIX
+names a recording, labNN-SUFFIX (tests/fixtures/labNN-SUFFIX.csv, made on the machine of row
+SUFFIX of tests/fixtures/machines.tsv, with the command of labNN-SUFFIX.cmd); in a lab's
+handout it must be of that lab. NN is a lab's number.
+
+  machine FIX hw          the hardware FIX was recorded on: GPUs and link (machines.tsv's row)
+  machine FIX versions    the CUDA and driver versions FIX's machine,cuda row records, with the
+                          file's name; what it lacks is left out (no recording yet: says so)
+  machine FIX caption     where, when and with what command FIX was recorded, in a sentence
+                          (and, for a recording converted from an earlier program, which claims
+                          that leaves untested)
+  recorded-on NN          "Recorded on" every machine of machines.tsv, each with its hw and
+                          versions of lab NN's recording there
+  report FIX [REGEX]      the lab's report of FIX ($BUILD/host/NN-name report FILE, with the
+                          nvbandwidth runs recorded beside it), its headings as bold lines; with
+                          REGEX only the block (up to a blank line) that starts at the first
+                          line matching it
+  rows FIX REGEX [cols=a,b]
+                          the rows of FIX whose line matches REGEX: "EXPERIMENT VARIANT, GPU
+                          SRC -> DST: VALUE (DETAIL)" each, or with cols= those columns, as CSV
+  num FIX COL key=val ... [fmt=%.1f] [scale=X]
+                          column COL of the one row of FIX that matches every key=val
+  verdicts FIX            the claims' verdicts ($BUILD/host/NN-name verdicts FILE): "claim:
+                          verdict: sentence" each
+  claim NN ID             the verdict of claim ID on every machine: badge and headline, the host
+                          tool's sentences as speaker notes (a claim no recording can test
+                          belongs in untested instead)
+  verdictcell FIX ID      one badge and headline of claim ID on FIX
+  scoreboard NN[:A-B] ... a table of the claims of those labs that some recording tests (A-B:
+                          only claims A to B, counted from 1, for a long lab)
+  untested NN ...         one table of the claims of those labs that no recording can test
+  scoreboard-more         a page for each recorded lab that no scoreboard or untested
+                          placeholder of the document names (a lab added later), or nothing
+  name NN ID              claim ID's name in plain English, quoted (labs/NN-name/claim-names.tsv)
+  unrecorded FIX          the words for a machine lab NN has no recording of; an error once
+                          FIX exists (show its numbers then)
+  todo NN.K               the message the skeleton stops with at TODO NN.K: common/todo.c's
+                          format, the file and line of its first LAB_TODO("NN.K")
+  build-flags             how the student's files are compiled (the Makefile's flags)
+  ledger SUFFIX           how many of the chapter's claims the recordings labNN-SUFFIX judge,
+                          and on what
+  other-recordings        every recording of the document's lab whose machine no placeholder of
+                          the document cites: a heading naming the machine, then its caption,
+                          report and verdicts; in a document of no lab (README.md), the ledger
+                          of every machine with recordings and no ledger part; nothing if none
+
+In a handout every part is whole lines: rows and verdicts are shown as a ```text block, and so
+is the (English) report in a Chinese handout. A part of a recording not made yet (a new lab)
+says so in the handout's language; in a deck a number of a missing recording is an error, while
+machine, claim, verdictcell, scoreboard and untested say "no recording of this lab on that
+machine yet". Verdicts and headlines are the ones the labs' host tools compute from the rows,
+never the document's text: a headline is its lab's headlines.tsv template over the figures the
+judge named ($BUILD/host/NN-name figures FILE). Any placeholder that cannot be filled (an
+unknown kind, a missing fixture, a claim with no headline figure) is an error naming the file,
+line and placeholder; nothing is written then.
+
+BUILD (default build) is where the host tools are; FIXTURES (default tests/fixtures) the
+recordings.
+"""
+
+import csv
+import glob
+import os
+import re
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
+LIB = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(LIB))
+sys.path[:0] = [LIB, os.path.join(ROOT, "tools", "report")]  # the shared readers
+import converted as conversions  # noqa: E402
+import host_tools  # noqa: E402 (the one way to call the labs' host tools and read what they print)
+import machines  # noqa: E402 (the one reader of tests/fixtures/machines.tsv)
+import nvbandwidth_rows  # noqa: E402
+import result_rows  # noqa: E402 (the one reader of result files)
+
+FIXTURES = os.environ.get("FIXTURES", os.path.join(ROOT, "tests", "fixtures"))
+FIGURES = os.path.join(ROOT, "tools", "authoring", "handout-figures.tsv")
+README = os.path.join(ROOT, "README.md")
+
+
+class FillError(Exception):
+    """A placeholder that cannot be filled; the message says why."""
+
+
+def read_machines():
+    """[(suffix, gpus, link, row)] of tests/fixtures/machines.tsv, in its order: the one place the
+    course names its machines."""
+    try:
+        return [(m["suffix"], m["gpus"], m["link"], m) for m in machines.machines()]
+    except machines.Unknown as e:
+        raise SystemExit(f"fill: {e}")
+
+
+# The recorded machines (suffix, "GPUS, LINK"), in the order a claim page shows them, each one's
+# link ("NVLink 4 ×18") and its row.
+MACHINES = [(suffix, f"{gpus}, {link}") for suffix, gpus, link, _ in read_machines()]
+LINKS = {suffix: link for suffix, _, link, _ in read_machines()}
+ROWS = {suffix: m for suffix, _, _, m in read_machines()}
+VERDICT_WORDS = {"holds": "holds", "does_not_hold": "does not hold",
+                 "untested": "cannot be tested here"}
+
+# What a deck says for a machine a lab has no recording of (yet).
+NOT_RECORDED = "no recording of this lab on that machine yet"
+
+
+class NotRecorded(FillError):
+    """A figure of a recording that does not exist yet (a new lab): a handout's part says so, a
+    deck stops."""
+
+    def __init__(self, fix, message):
+        super().__init__(message)
+        self.fix = fix
+
+
+# ---- recordings ------------------------------------------------------------------------------
+
+def fixture_file(fix, doc=None):
+    """The path of the recording FIX (labNN-SUFFIX), whether it exists or not; in a lab's
+    document (DOC) it must be a recording of that lab."""
+    try:
+        nn, _ = machines.of(fix + ".csv")  # the one lookup of a recording's machine by its name
+        ok = os.path.basename(fix) == fix
+    except machines.Unknown:
+        nn, ok = None, False
+    if not ok:
+        raise FillError(f"'{fix}' is not a recorded run (labNN-SUFFIX, SUFFIX one of tests/fixtures/machines.tsv: "
+                        f"{', '.join(s for s, _ in MACHINES)})")
+    if doc is not None and doc.lab and nn != doc.nn:
+        raise FillError(f"{doc.lab}: '{fix}' is not one of its recorded runs "
+                        f"({', '.join(f'lab{doc.nn}-{s}' for s, _ in MACHINES)})")
+    return os.path.join(FIXTURES, fix + ".csv")
+
+
+def recorded(fix):
+    """Whether the lab of FIX has a recording on FIX's machine."""
+    return os.path.isfile(fixture_file(fix))
+
+
+def fixture_path(fix, doc=None):
+    """The path of the recording FIX, which must exist: its numbers are asked for."""
+    path = fixture_file(fix, doc)
+    if not os.path.isfile(path):
+        raise NotRecorded(fix, f"{path} is missing: {NOT_RECORDED} ({hardware(fix)}); "
+                               f"a figure of it cannot be shown")
+    return path
+
+
+def lab_nn(fix):
+    """The lab number NN of the recording FIX (labNN-SUFFIX)."""
+    return fix[3:5]
+
+
+_rows_cache = {}
+
+
+def rows(fix, doc=None):
+    """The rows of the recording FIX (result_rows, by column name)."""
+    path = fixture_path(fix, doc)
+    if path not in _rows_cache:
+        try:
+            _rows_cache[path] = result_rows.read(path)
+        except result_rows.NotRows as e:
+            raise FillError(str(e))
+    return _rows_cache[path]
+
+
+def suffix_of(fix):
+    return fix.split("-", 1)[1]
+
+
+def link(fix):
+    """The link of the machine FIX was recorded on, e.g. "PCIe Gen5 ×16"."""
+    fixture_file(fix)
+    return LINKS[suffix_of(fix)]
+
+
+def hardware(fix):
+    """"GPUS, LINK" of the machine FIX was recorded on."""
+    for suffix, name in MACHINES:
+        if suffix_of(fix) == suffix:
+            return name
+    raise FillError(f"no hardware known for {fix}")
+
+
+def host_tool(nn, command, fix, doc=None, beside=()):
+    """What lab NN's host tool prints for COMMAND (verdicts, figures, report) on recording FIX."""
+    try:
+        return host_tools.run(nn, command, fixture_path(fix, doc), beside)
+    except host_tools.Failed as e:
+        raise FillError(str(e))
+
+
+# ---- machine ---------------------------------------------------------------------------------
+
+# A machine row whose detail says where its value was copied from, e.g.
+# "(from the handout)", was typed into the fixture, not recorded: left out.
+COPIED = re.compile(r"\(from [^)]*\)")
+
+
+def versions(fix):
+    """'(CUDA 13.0, driver 580.159.04; FIX.csv)' from FIX's machine,cuda row:
+    the runtime is the row's value, the driver version the detail's "driver N"
+    (a run that knows only what CUDA the driver supports names no driver).
+    A lab not recorded on that machine: '(no recording of this lab on that machine yet; FIX.csv)'."""
+    if not recorded(fix):
+        return f"({NOT_RECORDED}; {fix}.csv)"
+    cuda = result_rows.of(rows(fix), "machine", "cuda")
+    if len(cuda) > 1:
+        raise FillError(f"{fix}.csv has {len(cuda)} machine,cuda rows (need at most one)")
+    if not cuda:
+        return f"({fix}.csv records no CUDA or driver version)"
+    value, detail = cuda[0]["value"], cuda[0]["detail"]
+    copied = COPIED.search(detail)
+    if copied:
+        return f"({fix}.csv: CUDA and driver versions not recorded but copied {copied.group(0)[1:-1]})"
+    parts = [f"CUDA {value}"] if value else []
+    driver = re.search(r"\bdriver ([0-9]+(?:\.[0-9]+)+)", detail)
+    if driver:
+        parts.append(f"driver {driver.group(1)}")
+    if not parts:
+        return f"({fix}.csv records no CUDA or driver version)"
+    return f"({', '.join(parts)}; {fix}.csv)"
+
+
+def command(path):
+    """The command a recording was made with: the first line of its labNN-SUFFIX.cmd, less its comment."""
+    cmd = machines.command(path)
+    if not os.path.isfile(cmd):
+        raise FillError(f"{os.path.basename(path)}: no {os.path.basename(cmd)} beside it: "
+                        f"the command that made it is not known")
+    with open(cmd) as f:
+        return f.readline().split("#")[0].strip()
+
+
+def caption(doc, fix):
+    """Where, on what, when and with what command FIX was recorded, in DOC's language."""
+    path = fixture_path(fix, doc)
+    gpus, date, cuda = result_rows.machine(rows(fix))
+    if not gpus:
+        raise FillError(f"{fix}.csv: no machine,gpu rows: the hardware cannot be named")
+    hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))}"
+    cmd = command(path)
+    m = ROWS[suffix_of(fix)]
+    name = f"{fix}.csv"
+    link_to = f"../../tests/fixtures/{name}"
+    if doc.zh:
+        when = f"，{date}" if date else "（数据行未记录日期）"
+        ver = f"，CUDA {cuda}" if cuda else ""
+        text = (f"记录于 **{hw}**（{m['link_zh']}）{ver}{when}；命令 `{cmd}`；"
+                f"数据行：[`tests/fixtures/{name}`]({link_to})。")
+    else:
+        when = f", on {date}" if date else " (the rows carry no date)"
+        ver = f", CUDA {cuda}" if cuda else ""
+        text = (f"Recorded on **{hw}** ({m['link_en']}){ver}{when}, with `{cmd}`; "
+                f"the rows: [`tests/fixtures/{name}`]({link_to}).")
+    # A recording converted from an earlier program's output: which claims that leaves untested.
+    origin = conversions.sentence(name, doc.zh)
+    return text + (f"\n\n{origin}" if origin else "")
+
+
+def machine(doc, fix, what):
+    """FIX's machine: WHAT is hw (GPUs and link), versions (CUDA, driver) or caption (a sentence)."""
+    if what == "hw":
+        fixture_file(fix, doc)
+        return hardware(fix)
+    if what == "versions":
+        fixture_file(fix, doc)
+        return versions(fix)
+    if what == "caption":
+        return caption(doc, fix)
+    raise FillError(f"'{what}' is not hw, versions or caption")
+
+
+def recorded_on(doc, nn):
+    """The title page's machines of lab NN: every machine of machines.tsv, in its order, with
+    its versions or the words for a machine the lab has no recording of (a new machine's row
+    adds its line to every deck)."""
+    if not re.fullmatch(r"[0-9]{2}", nn):
+        raise FillError(f"'{nn}' is not a lab number (NN)")
+    return "Recorded on " + ";\n".join(f"**{hardware(f'lab{nn}-{suffix}')}** {versions(f'lab{nn}-{suffix}')}"
+                                       for suffix, _ in MACHINES)
+
+
+def unrecorded(doc, fix):
+    """The words for a machine a lab has no recording of; refused once the recording exists."""
+    if os.path.isfile(fixture_file(fix, doc)):
+        raise FillError(f"{fixture_file(fix)} exists now: show its numbers instead of {{{{unrecorded {fix}}}}}")
+    return NOT_RECORDED
+
+
+# ---- rows, numbers, reports ------------------------------------------------------------------
+
+def converted(convert, runs):
+    """convert(runs), a function of tools/report/nvbandwidth_rows.py, or FillError with its reason."""
+    try:
+        return convert(runs)
+    except nvbandwidth_rows.Refused as e:
+        raise FillError(f"nvbandwidth_rows: {e}")
+
+
+def report(doc, fix, pattern=None):
+    """The lab's report of FIX, as make run's report writes it (with the nvbandwidth runs
+    recorded beside it); with PATTERN, the block that starts at its first matching line."""
+    path = fixture_path(fix, doc)
+    with tempfile.TemporaryDirectory() as scratch:
+        beside = ()
+        runs = nvbandwidth_rows.runs_beside(path)
+        if runs:
+            beside = (os.path.join(scratch, "nvbandwidth.csv"),)
+            with open(beside[0], "w", encoding="utf-8") as f:
+                f.write(converted(nvbandwidth_rows.csv_text, runs))
+        text = host_tool(lab_nn(fix), "report", fix, doc, beside).rstrip("\n")
+    # Headings of the report become bold lines: the document's own headings stay the only ones
+    # (and, in a Chinese handout, all translated).
+    lines = re.sub(r"^#+ (.*)$", r"**\1**", text, flags=re.M).split("\n")
+    if pattern is None:
+        return "\n".join(lines)
+    rx = re.compile(pattern)
+    start = next((i for i, line in enumerate(lines) if rx.search(line)), None)
+    if start is None:
+        raise FillError(f"report of {fix}.csv: no line matches /{pattern}/")
+    block = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        block.append(line)
+    return "\n".join(block)
+
+
+def matching_rows(fix, pattern, doc):
+    """The rows of FIX whose line (as written in the file) matches PATTERN, read by column name."""
+    rx = re.compile(pattern)
+    path = fixture_path(fix, doc)
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    picked = [line for line in lines[1:] if rx.search(line)]
+    if not picked:
+        raise FillError(f"{fix}.csv: no row matches /{pattern}/")
+    try:
+        return result_rows.parse("\n".join(lines[:1] + picked) + "\n", path)
+    except result_rows.NotRows as e:
+        raise FillError(str(e))
+
+
+def rows_part(doc, fix, pattern, cols=None):
+    """The rows of FIX matching PATTERN: readable lines, or the columns COLS as CSV."""
+    picked = matching_rows(fix, pattern, doc)
+    if cols:
+        names = cols.split(",")
+        missing = [c for c in names if c not in picked[0]]
+        if missing:
+            raise FillError(f"{fix}.csv has no column {', '.join(missing)}")
+        return "\n".join(",".join(r[c] for c in names) for r in picked)
+    out = []
+    for r in picked:
+        gpus = r["src"] if r["src"] == r["dst"] else f"{r['src']} -> {r['dst']}"
+        tail = f" ({r['detail']})" if r["detail"] else ""
+        out.append(f"{r['experiment']} {r['variant']}, GPU {gpus}: {r['value']}{tail}")
+    return "\n".join(out)
+
+
+def num(fix, col, filters, fmt="%.1f", scale=1.0):
+    """Column COL of the one row of FIX matching FILTERS ({column: value}), formatted."""
+    table = rows(fix)
+    if table and col not in table[0]:
+        raise FillError(f"{fix}.csv has no column '{col}'")
+    hit = [r for r in table if all(r.get(k) == v for k, v in filters.items())]
+    where = " ".join(f"{k}={v}" for k, v in filters.items())
+    if len(hit) != 1:
+        raise FillError(f"{fix}.csv: {len(hit)} rows match {where} (need exactly one)")
+    try:
+        value = float(hit[0][col]) * scale
+    except ValueError:
+        raise FillError(f"{fix}.csv: {where}: {col} is '{hit[0][col]}', not a number")
+    return fmt % value
+
+
+def num_part(doc, fix, col, /, **options):
+    """num() of a placeholder: its options are the filters, less fmt= and scale=."""
+    fixture_file(fix, doc)
+    fmt, scale = options.pop("fmt", "%.1f"), options.pop("scale", "1")
+    try:
+        factor = float(scale)
+    except ValueError:
+        raise FillError(f"scale={scale} is not a number")
+    return num(fix, col, options, fmt, factor)
+
+
+# ---- verdicts, headlines, claims -------------------------------------------------------------
+
+_verdict_cache = {}
+_figure_cache = {}
+
+
+def verdicts(nn, fix):
+    """{claim id: (verdict, detail, section)} as the lab's host tool computes them."""
+    key = (nn, fix)
+    if key not in _verdict_cache:
+        try:
+            found = host_tools.verdicts(nn, fixture_path(fix))
+        except host_tools.Failed as e:
+            raise FillError(str(e))
+        _verdict_cache[key] = {r["variant"]: (r["value"], r["detail"], r["mode"]) for r in found}
+    return _verdict_cache[key]
+
+
+def verdicts_part(doc, fix):
+    """Every claim's verdict on FIX with its sentence, a line each."""
+    fixture_path(fix, doc)
+    table = verdicts(lab_nn(fix), fix)
+    if not table:
+        raise FillError(f"no claim in the verdicts of {fix}.csv")
+    return "\n".join(f"{cid}: {v}: {detail}" for cid, (v, detail, _) in table.items())
+
+
+def figures(nn, fix, cid):
+    """{figure name: value} of claim CID on FIX: the figures its verdict rests on, as the lab's
+    host tool prints them ($BUILD/host/NN-name figures FILE), each the number in its sentence."""
+    key = (nn, fix)
+    if key not in _figure_cache:
+        try:
+            _figure_cache[key] = host_tools.figures(nn, fixture_path(fix))
+        except host_tools.Failed as e:
+            raise FillError(str(e))
+    return _figure_cache[key].get(cid, {})
+
+
+def lab_tables(name):
+    """(NN, path) of each lab's table NAME (labs/NN-name/NAME), in the labs' order."""
+    labs = sorted(glob.glob(os.path.join(ROOT, "labs", "[0-9][0-9]-*", name)))
+    return [(os.path.basename(os.path.dirname(p))[:2], p) for p in labs]
+
+
+def table_rows(path, header, numbered=False):
+    """The rows of a tab-separated table under its HEADER line (a list of column names):
+    comments (#) and blank lines left out; a row of another width is an error. NUMBERED: each
+    row with "path:line" last."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            parts = line.rstrip("\n").split("\t")
+            if line.startswith("#") or not line.strip() or parts == header:
+                continue
+            if len(parts) != len(header):
+                raise FillError(f"{path}:{n}: want {', '.join(header)} (tabs)")
+            out.append(parts + [f"{os.path.relpath(path, ROOT)}:{n}"] if numbered else parts)
+    return out
+
+
+# In a headline: {name} shows the figure NAME; {pct(A,B)} shows figure A as a share of figure B
+# (a count of a count), the span keeping both so that tools/slides/slides-numbers.py can check it.
+FIGURE_REF = re.compile(r"\{(?:pct\(([a-z0-9_]+),([a-z0-9_]+)\)|([a-z0-9_]+))\}")
+
+
+def named_figures(template):
+    """The figure names TEMPLATE shows, in order."""
+    return [n for m in FIGURE_REF.finditer(template) for n in m.groups() if n]
+
+
+def share(part, whole):
+    """PART as a percentage of WHOLE (two figures' text), with both kept in the span."""
+    try:
+        p, w = float(part), float(whole)
+    except ValueError:
+        p, w = 0.0, 0.0
+    if w <= 0:
+        raise FillError(f"pct({part},{whole}): not a share of a positive whole")
+    return f'<span class="pct" data-of="{part}/{whole}">{100.0 * p / w:.0f}%</span>'
+
+
+def render(template, figs, where):
+    """TEMPLATE with its figures put in, escaped for HTML; a brace that is not a figure's is an
+    error naming WHERE (the headlines.tsv line)."""
+    rest = FIGURE_REF.sub("", template)
+    if "{" in rest or "}" in rest:
+        raise FillError(f"{where}: '{template}': a brace that is not {{figure}} or {{pct(a,b)}}")
+    out, pos = [], 0
+    for m in FIGURE_REF.finditer(template):
+        out.append(esc(template[pos:m.start()]))
+        out.append(esc(figs[m.group(3)]) if m.group(3) else share(figs[m.group(1)], figs[m.group(2)]))
+        pos = m.end()
+    return "".join(out) + esc(template[pos:])
+
+
+_headlines = None
+
+
+def headline(cid, figs, fix):
+    """The headline of claim CID from its figures FIGS on FIX: the first of its lab's
+    headlines.tsv lines (claim, headline template) whose figures it all named."""
+    global _headlines
+    if _headlines is None:
+        _headlines = [(c, fmt, where) for _, path in lab_tables("headlines.tsv")
+                      for c, fmt, where in table_rows(path, ["claim", "headline"], numbered=True)]
+    lines = [(fmt, where) for c, fmt, where in _headlines if c == cid]
+    if not lines:
+        raise FillError(f"claim {cid}: no line of its lab's headlines.tsv (labs/NN-name/) gives its headline")
+    for fmt, where in lines:
+        if all(n in figs for n in named_figures(fmt)):
+            return render(fmt, figs, where)
+    lacking = "; ".join(f"{where}: {', '.join(n for n in named_figures(fmt) if n not in figs)}"
+                        for fmt, where in lines)
+    raise FillError(f"claim {cid}: its headline names a figure the claim did not emit on {fix}.csv "
+                    f"({lacking}; it emitted: {', '.join(figs) or 'none'})")
+
+
+def badge(verdict):
+    if verdict not in VERDICT_WORDS:
+        raise FillError(f"unknown verdict '{verdict}'")
+    return f'<span class="badge {verdict}">{VERDICT_WORDS[verdict]}</span>'
+
+
+def esc(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def note(text):
+    """TEXT as a speaker note (an HTML comment, which Marp shows in the presenter view)."""
+    return "<!--\n" + text.replace("--", "–") + "\n-->"
+
+
+def recorded_machines(nn):
+    """The suffixes of the machines lab NN has a recording of, in machines.tsv's order."""
+    found = [suffix for suffix, _ in MACHINES if recorded(f"lab{nn}-{suffix}")]
+    if not found:
+        raise FillError(f"lab {nn} has no recording on any machine of tests/fixtures/machines.tsv "
+                        f"(tests/fixtures/lab{nn}-SUFFIX.csv)")
+    return found
+
+
+def claim_verdicts(nn, cid):
+    """[(suffix, machine, verdict, detail)] of claim CID on every machine of machines.tsv;
+    verdict and detail None on a machine lab NN has no recording of."""
+    recorded_machines(nn)
+    out = []
+    for suffix, name in MACHINES:
+        fix = f"lab{nn}-{suffix}"
+        if not recorded(fix):
+            out.append((suffix, name, None, None))
+            continue
+        table = verdicts(nn, fix)
+        if cid not in table:
+            raise FillError(f"claim {cid}: the host tool of lab {nn} gives no verdict for it on {fix}.csv")
+        out.append((suffix, name, table[cid][0], table[cid][1]))
+    return out
+
+
+def untested_everywhere(nn, cid):
+    """No recording of lab NN tests claim CID (machines without a recording left out)."""
+    return all(v in (None, "untested") for _, _, v, _ in claim_verdicts(nn, cid))
+
+
+def machine_note(nn, suffix, name, detail):
+    """One machine's line of a claim's speaker notes."""
+    fix = f"lab{nn}-{suffix}"
+    if detail is None:
+        return f"{name}: {NOT_RECORDED} ({fix}.csv does not exist)"
+    return f"{name} ({fix}.csv): {detail}"
+
+
+def claim(doc, nn, cid):
+    found = claim_verdicts(nn, cid)
+    if untested_everywhere(nn, cid):
+        raise FillError(f"claim {cid}: no recording can test it; it belongs in {{{{untested {nn}}}}}, "
+                        f"not on a page of its own")
+    lines = ['<div class="verdicts">']
+    notes = []
+    for suffix, name, v, detail in found:
+        fix = f"lab{nn}-{suffix}"
+        notes.append(machine_note(nn, suffix, name, detail))
+        if v is None:
+            lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> '
+                         f'<span class="na">{NOT_RECORDED}</span></div>')
+            continue
+        head = headline(cid, figures(nn, fix, cid), fix) if v != "untested" else ""
+        lines.append(f'<div class="verdict" data-claim="{cid}" data-run="{fix}"><span class="hw">{name}</span> '
+                     f'{badge(v)} <span class="big">{head}</span></div>')
+    lines.append("</div>")
+    lines.append("")
+    lines.append(note("\n\n".join(notes)))
+    return "\n".join(lines)
+
+
+def verdict_cell(doc, fix, cid):
+    fixture_file(fix, doc)
+    nn = lab_nn(fix)
+    if not recorded(fix):
+        recorded_machines(nn)
+        return f'<span class="na" title="{NOT_RECORDED}">no recording yet</span>'
+    table = verdicts(nn, fix)
+    if cid not in table:
+        raise FillError(f"claim {cid} of lab {nn} has no verdict on {fix}.csv")
+    v, _, _ = table[cid]
+    if v == "untested":
+        return '<span class="na" title="cannot be tested on this machine">–</span>'
+    return f"{badge(v)} {headline(cid, figures(nn, fix, cid), fix)}".strip()
+
+
+_names = None
+
+
+def claim_name(nn, cid):
+    """Claim CID's name in plain English: its lab's labs/NN-name/claim-names.tsv (claim, name)."""
+    global _names
+    if _names is None:
+        _names = {(lab, c): name for lab, path in lab_tables("claim-names.tsv")
+                  for c, name in table_rows(path, ["claim", "name"])}
+    if (nn, cid) not in _names:
+        raise FillError(f"claim {cid} of lab {nn} has no name in labs/{nn}-*/claim-names.tsv")
+    return _names[(nn, cid)]
+
+
+def lab_claims(spec):
+    """[(nn, claim id, section)] of a lab spec NN or NN:A-B (claims A to B, from 1)."""
+    nn, _, span = spec.partition(":")
+    first = verdicts(nn, f"lab{nn}-{recorded_machines(nn)[0]}")
+    lo, _, hi = span.partition("-")
+    if span and not (lo.isdigit() and hi.isdigit() and 1 <= int(lo) <= int(hi)):
+        raise FillError(f"{spec}: the span must be A-B with 1 <= A <= B")
+    items = list(first.items())
+    if span:
+        items = items[int(lo) - 1:int(hi)]
+    return [(nn, cid, section) for cid, (_, _, section) in items]
+
+
+def scoreboard(doc, *labs):
+    out = ["| lab | claim | § | " + " | ".join(name for _, name in MACHINES) + " |",
+           "| --- | --- | --- | " + " | ".join("---" for _ in MACHINES) + " |"]
+    for nn, cid, section in [c for spec in labs for c in lab_claims(spec)]:
+        if untested_everywhere(nn, cid):
+            continue
+        cells = [verdict_cell(doc, f"lab{nn}-{suffix}", cid) for suffix, _ in MACHINES]
+        out.append(f'| {nn} | <span data-claim="{cid}">{esc(claim_name(nn, cid))}</span> | {section} | '
+                   + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def first_clause(reason):
+    """The reason a claim cannot be tested, up to its first sentence's end."""
+    return re.split(r"\. ", reason, maxsplit=1)[0].rstrip(".")
+
+
+def untested(doc, *labs):
+    """One table of the claims no recording can test; every machine's reason in the notes."""
+    out = ["| lab | claim | § | why no recording tests it |", "| --- | --- | --- | --- |"]
+    notes = []
+    for nn, cid, section in [c for spec in labs for c in lab_claims(spec)]:
+        if not untested_everywhere(nn, cid):
+            continue
+        found = claim_verdicts(nn, cid)
+        reason = next(d for _, _, v, d in found if v is not None)
+        out.append(f'| {nn} | <span data-claim="{cid}">{esc(claim_name(nn, cid))}</span> | {section} | '
+                   f"{esc(first_clause(reason))} |")
+        notes.append(f"{claim_name(nn, cid)}: " + " / ".join(machine_note(nn, sfx, hw, d) for sfx, hw, _, d in found))
+    if not notes:
+        raise FillError(f"untested {' '.join(labs)}: every claim of these labs is tested by some recording")
+    return "\n".join(out) + "\n\n" + note("\n\n".join(notes))
+
+
+def scoreboard_more(doc):
+    """The pages for the recorded labs that no scoreboard or untested placeholder of DOC names
+    (a lab added since the deck was written): a page each, or nothing."""
+    named = {spec.partition(":")[0] for kind, pos, _ in doc.placeholders()
+             if kind in ("scoreboard", "untested") for spec in pos}
+    labs = sorted(os.path.basename(d)[:2] for d in glob.glob(os.path.join(ROOT, "labs", "[0-9][0-9]-*")))
+    pages = []
+    for nn in labs:
+        if nn in named or not any(recorded(f"lab{nn}-{suffix}") for suffix, _ in MACHINES):
+            continue
+        ids = [cid for _, cid, _ in lab_claims(nn)]
+        untested_ids = [c for c in ids if untested_everywhere(nn, c)]
+        parts = [scoreboard(doc, nn)] if len(untested_ids) < len(ids) else []
+        if untested_ids:
+            parts.append(untested(doc, nn))
+        pages.append("\n".join(["---", "", "<!-- _class: table -->", "", f"## Scoreboard: lab {nn}", ""] +
+                               [p + "\n" for p in parts] +
+                               ["– : that machine cannot test the claim; no recording yet: this lab has no "
+                                "recording on that machine yet", "",
+                                note(f"Lab {nn}'s claims, judged by its host tool on its recordings: the "
+                                     "pages above do not name this lab, so this page is made for it.")]))
+    return "\n\n".join(pages)
+
+
+def name_part(doc, nn, cid):
+    return f'"{esc(claim_name(nn, cid))}"'
+
+
+# ---- the skeleton's TODO messages --------------------------------------------------------------
+
+TODO_C = os.path.join(ROOT, "common", "todo.c")
+
+
+def todo_format():
+    """The format and the argument names of the fprintf in common/todo.c."""
+    with open(TODO_C, encoding="utf-8") as f:
+        m = re.search(r'fprintf\(stderr,\s*"((?:[^"\\]|\\.)*)"\s*,(.*?)\);', f.read(), re.S)
+    if not m:
+        raise FillError(f"{os.path.relpath(TODO_C, ROOT)}: no fprintf(stderr, \"...\", ...) to take the message from")
+    fmt = m.group(1)
+    if fmt.endswith("\\n"):
+        fmt = fmt[:-2]
+    if "\\" in fmt or re.search(r"%[^sd%]", fmt):
+        raise FillError(f"{os.path.relpath(TODO_C, ROOT)}: the message has escapes or conversions other than %s and %d")
+    return fmt, [a.strip() for a in m.group(2).split(",")]
+
+
+def todo(doc, tid):
+    nn = tid.partition(".")[0]
+    if not re.fullmatch(r"[0-9]{2}\.[0-9]+", tid):
+        raise FillError(f"'{tid}' is not a TODO id (NN.K)")
+    mark = f'LAB_TODO("{tid}")'
+    for path in sorted(glob.glob(os.path.join(ROOT, "labs", f"{nn}-*", "student", "*"))):
+        if not path.endswith((".c", ".cu", ".h")):
+            continue
+        with open(path, encoding="utf-8") as f:
+            for line_no, line in enumerate(f, 1):
+                if mark in line:
+                    fmt, names = todo_format()
+                    values = {"id": tid, "file": os.path.relpath(path, ROOT), "line": line_no}
+                    if any(n not in values for n in names):
+                        raise FillError(f"{os.path.relpath(TODO_C, ROOT)}: the message takes {', '.join(names)}; "
+                                        f"only id, file and line are known")
+                    return fmt % tuple(values[n] for n in names)
+    raise FillError(f"no {mark} in labs/{nn}-*/student/")
+
+
+# ---- the build flags, the ledger, the other recordings -----------------------------------------
+
+def make_variable(text, name):
+    m = re.search(rf"^{name} :=((?:.*\\\n)*.*)$", text, re.M)
+    if m is None:
+        raise FillError(f"Makefile: no {name}")
+    return " ".join(m.group(1).replace("\\\n", " ").split())
+
+
+def build_flags(doc):
+    """How the student's .c and .cu files are compiled, as the Makefile has it."""
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        mk = f.read()
+    warn = make_variable(mk, "WARN_C")
+    std_c = re.search(r"-std=c\d+", make_variable(mk, "CFLAGS_ALL")).group(0)
+    nv = make_variable(mk, "NVCCFLAGS_ALL")
+    std_cu = re.search(r"-std=c\+\+\d+", nv).group(0)
+    nvwarn = " ".join(re.findall(r"-Werror all-warnings|-Xcompiler \S+", nv))
+    relaxed = make_variable(mk, "STUDENT_CFLAGS")
+    c = f"gcc {std_c} {warn}"
+    cu = f"nvcc {std_cu} {nvwarn}"
+    if doc.zh:
+        return (f"- `.c` 文件：`{c}`\n- `.cu` 文件：`{cu}`\n"
+                f"- 仅骨架代码额外放宽：`{relaxed}`（桩函数尚未使用的变量不算错误）")
+    return (f"- `.c` files: `{c}`\n- `.cu` files: `{cu}`\n"
+            f"- in your skeleton only, relaxed: `{relaxed}` (a stub's unused variables are no error)")
+
+
+def ledger(doc, suffix):
+    """How many of the chapter's claims the recordings labNN-SUFFIX judge, and on what."""
+    if suffix not in ROWS:
+        raise FillError(f"ledger: '{suffix}' is not one of {', '.join(ROWS)}")
+    measured = total = 0
+    gpus, recorded_labs = [], []
+    for d in sorted(os.listdir(os.path.join(ROOT, "labs"))):
+        path = os.path.join(FIXTURES, f"lab{d[:2]}-{suffix}.csv")
+        if not re.match(r"\d\d-", d) or not os.path.isfile(path):
+            continue
+        recorded_labs.append(d[:2])
+        gpus = gpus or result_rows.machine(rows(f"lab{d[:2]}-{suffix}"))[0]
+        try:
+            judged = host_tools.verdicts(d, path)
+        except host_tools.Failed as e:
+            raise FillError(str(e))
+        total += len(judged)
+        measured += sum(r["value"] in ("holds", "does_not_hold") for r in judged)
+    hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({ROWS[suffix]['link_en']})"
+    # The labs counted, by name: a lab not recorded yet is named nowhere outside its own folders.
+    labs = ", ".join(recorded_labs[:-1]) + f" and {recorded_labs[-1]}" if len(recorded_labs) > 1 \
+        else "".join(recorded_labs)
+    return (f"- on {hw}: {measured} of the chapter's {total} claims get a measured verdict "
+            f"(`tests/fixtures/labNN-{suffix}.csv` of lab{'s' if len(recorded_labs) > 1 else ''} {labs}, "
+            f"verdicts recomputed by each lab's host tool)."
+            f"{conversions.ledger(f'{suffix}.csv')}")
+
+
+# A count of GPUs in a Chinese heading: 一块, 两块 ... 十块; past ten, the figure.
+ZH_COUNTS = "一两三四五六七八九十"
+
+
+def machine_heading(m, zh):
+    """The heading of a machine's recording: its GPUs, then its link (machines.tsv's row)."""
+    if zh:
+        n = int(m["gpu_count"])
+        count = ZH_COUNTS[n - 1] if 1 <= n <= len(ZH_COUNTS) else f"{n} "
+        return f"### {count}块 {m['gpu']}（{m['link']}）"
+    return f"### {m['gpus']} ({m['link']})"
+
+
+def other_recordings(doc):
+    """Every recording of DOC's lab whose machine no placeholder of DOC cites: under a heading
+    naming the machine, its caption, report and verdicts. In a document of no lab, the ledger of
+    each machine with recordings and no ledger placeholder of its own."""
+    cited = {pos[0] for _, pos, _ in doc.placeholders() if pos}
+    if not doc.lab:
+        return "\n".join(ledger(doc, suffix) for suffix, _ in MACHINES if suffix not in cited and
+                         glob.glob(os.path.join(glob.escape(FIXTURES), f"lab[0-9][0-9]-{suffix}.csv")))
+    parts = []
+    for suffix, _ in MACHINES:
+        fix = f"lab{doc.nn}-{suffix}"
+        if fix in cited or not os.path.isfile(fixture_file(fix)):
+            continue
+        parts.append("\n\n".join([machine_heading(ROWS[suffix], doc.zh), doc.part("machine", [fix, "caption"]),
+                                  doc.part("report", [fix]), doc.part("verdicts", [fix])]))
+    return "\n\n".join(parts)
+
+
+# ---- the vocabulary ----------------------------------------------------------------------------
+
+class Kind:
+    """A kind of placeholder: its handler (DOC, then the words), how many words it takes
+    (LEAST to MOST, None: no bound), the options it takes (a set; None: any, as a num's
+    filters), and TEXT: what it gives is plain lines, shown as a text block in a handout."""
+
+    def __init__(self, handler, least, most, options=frozenset(), text=False):
+        self.handler, self.least, self.most = handler, least, most
+        self.options, self.text = options, text
+
+
+KINDS = {
+    "machine": Kind(machine, 2, 2),
+    "recorded-on": Kind(recorded_on, 1, 1),
+    "report": Kind(report, 1, 2),
+    "rows": Kind(rows_part, 2, 2, {"cols"}, text=True),
+    "num": Kind(num_part, 2, 2, None),
+    "verdicts": Kind(verdicts_part, 1, 1, text=True),
+    "claim": Kind(claim, 2, 2),
+    "verdictcell": Kind(verdict_cell, 2, 2),
+    "scoreboard": Kind(scoreboard, 1, None),
+    "untested": Kind(untested, 1, None),
+    "scoreboard-more": Kind(scoreboard_more, 0, 0),
+    "name": Kind(name_part, 2, 2),
+    "unrecorded": Kind(unrecorded, 1, 1),
+    "todo": Kind(todo, 1, 1),
+    "build-flags": Kind(build_flags, 0, 0),
+    "ledger": Kind(ledger, 1, 1),
+    "other-recordings": Kind(other_recordings, 0, 0),
+}
+
+
+def parse(body):
+    """(KIND, words, options) of a placeholder's BODY, "KIND ARGS": words split on spaces,
+    'quoted words' kept whole, an unquoted key=value an option."""
+    tokens = re.findall(r"'[^']*'|\S+", body)
+    if not tokens:
+        raise FillError("an empty placeholder")
+    words, options = [], {}
+    for t in tokens[1:]:
+        key, eq, value = t.partition("=")
+        if t.startswith("'"):
+            words.append(t[1:-1])
+        elif eq and re.fullmatch(r"[a-z_]+", key):
+            options[key] = value
+        else:
+            words.append(t)
+    return tokens[0], words, options
+
+
+def expand(doc, kind, words, options):
+    """What the placeholder KIND WORDS OPTIONS gives in DOC."""
+    k = KINDS.get(kind)
+    if k is None:
+        raise FillError(f"unknown kind '{kind}' (one of {', '.join(KINDS)})")
+    if len(words) < k.least or (k.most is not None and len(words) > k.most):
+        most = "or more" if k.most is None else f"to {k.most}"
+        raise FillError(f"'{kind}' takes {k.least}{'' if k.most == k.least else ' ' + most} words, not {len(words)}")
+    bad = [o for o in options if k.options is not None and o not in k.options]
+    if bad:
+        raise FillError(f"'{kind}' takes no option {', '.join(bad)}")
+    return k.handler(doc, *words, **options)
+
+
+# ---- documents -------------------------------------------------------------------------------
+
+class Doc:
+    """A document to fill: PATH, its TEXT, and whether it is a HANDOUT (filled in place) or a
+    deck. A lab's handout (labs/NN-name/) cites that lab's recordings only."""
+
+    def __init__(self, path, text, handout):
+        self.path, self.text, self.handout = path, text, handout
+        self.zh = path.endswith(".zh-CN.md")
+        folder = os.path.dirname(os.path.abspath(path))
+        in_labs = os.path.basename(os.path.dirname(folder)) == "labs"
+        self.lab = os.path.basename(folder) if handout and in_labs and re.match(r"\d\d-", os.path.basename(folder)) else None
+        self.nn = self.lab[:2] if self.lab else None
+        self.pattern = HANDOUT_PART if handout else DECK_PLACEHOLDER
+
+    def placeholders(self):
+        """(KIND, words, options) of every placeholder of the document; one that does not parse
+        is left out (filling it says why)."""
+        for m in self.pattern.finditer(self.text):
+            try:
+                yield parse(m.group("body"))
+            except FillError:
+                continue
+
+    def part(self, kind, words, options=None):
+        """What a placeholder gives, as this kind of document shows it: in a handout, plain text
+        as a text block (so is the English report in a Chinese handout); a
+        part of a recording not made yet says so."""
+        try:
+            text = expand(self, kind, words, options or {})
+        except NotRecorded as e:
+            if not self.handout:
+                raise
+            return not_recorded(e.fix, self.zh)
+        if self.handout and (KINDS[kind].text or (kind == "report" and self.zh)):
+            text = "```text\n" + text + "\n```"
+        return text
+
+    def fill(self):
+        """(the filled text, errors): each error "PATH:LINE: PLACEHOLDER: why"."""
+        errors = []
+
+        def one(m):
+            try:
+                new = self.part(*parse(m.group("body")))
+            except FillError as e:
+                line = self.text.count("\n", 0, m.start()) + 1
+                errors.append(f"{self.where()}:{line}: {m.group('head').strip()}: {e}")
+                return m.group(0)
+            if not self.handout:
+                return new
+            return m.group("head") + (new + "\n" if new else "") + m.group("tail")
+
+        return self.pattern.sub(one, self.text), errors
+
+    def where(self):
+        return os.path.relpath(self.path, ROOT) if self.handout else self.path
+
+
+# A handout's part: the comment naming it, the generated text, the closing comment.
+HANDOUT_PART = re.compile(r"(?P<head><!-- fill: (?P<body>[^\n]*?) -->\n)(?P<text>.*?)(?P<tail><!-- /fill -->)", re.S)
+# A deck's placeholder, on one line.
+DECK_PLACEHOLDER = re.compile(r"(?P<head>\{\{(?P<body>[^\n]*?)\}\})(?P<tail>)")
+
+
+def not_recorded(fix, zh):
+    """What a handout's part says while its recording does not exist."""
+    if zh:
+        return (f"本实验在这台机器上尚无记录（`tests/fixtures/{fix}.csv` 还不存在）：记录之后，"
+                f"`make handout-numbers` 会填写这一部分。")
+    return (f"No recording of this lab yet (`tests/fixtures/{fix}.csv` does not exist): "
+            f"`make handout-numbers` fills this part once it is recorded.")
+
+
+def deck(path):
+    """(the deck at PATH filled, errors)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    out, errors = Doc(path, text, handout=False).fill()
+    return out if out.endswith("\n") else out + "\n", errors
+
+
+# ---- the handouts, and their check -----------------------------------------------------------
+
+def handouts():
+    """The handouts to fill: the top README.md, then each lab's, in both languages."""
+    if os.path.isfile(README):
+        yield README
+    labs = os.path.join(ROOT, "labs")
+    for d in sorted(os.listdir(labs)):
+        for f in ("README.md", "README.zh-CN.md"):
+            p = os.path.join(labs, d, f)
+            if re.match(r"\d\d-", d) and os.path.isfile(p):
+                yield p
+
+
+# A measured figure: a number with a unit of time, rate or ratio (not a count
+# of GPUs such as "2× NVIDIA <name>", not a product such as "2 × x").
+MEASURED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)"
+                      r"(?:\s?(?:GB/s|GiB/s|µs|μs|us|ns|ms|%|倍)(?!\w)|[×x](?![\w]|\s?(?:NVIDIA|H\d00|GPU)))")
+
+
+def known_figures(lab):
+    """Figures a handout may state that are not measurements of ours."""
+    known = set()
+    with open(FIGURES, newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if row and not row[0].startswith("#") and len(row) >= 3 and row[0] in (lab, "*"):
+                known.add(row[1])
+    return known
+
+
+def rounded_figures(runs):
+    """The figures of nvbandwidth runs (RUNS, their JSONs), as written and rounded to 0-3
+    decimals (a handout says 48.4 GB/s of nvbandwidth's 48.3842). Only these few: rounded, the
+    hundreds of numbers of a lab's own rows would let almost any figure through, so those are
+    quoted as written."""
+    figures = set()
+    for r in converted(nvbandwidth_rows.rows, runs):
+        for cell in (str(r["median_us"]), str(r["gbps"])):
+            if re.fullmatch(r"\d+(?:\.\d+)?", cell):
+                figures.add(cell)
+                figures.update(f"{float(cell):.{d}f}" for d in range(4))
+    return figures
+
+
+def stray_figures(doc):
+    """Figures outside the generated parts of a lab's handout DOC that no source of the lab holds."""
+    sources, runs = "", []
+    for suffix, _ in MACHINES:
+        path = os.path.join(FIXTURES, f"lab{doc.nn}-{suffix}.csv")
+        if os.path.isfile(path):
+            with open(path) as f:
+                sources += f.read()
+            runs += nvbandwidth_rows.runs_beside(path)
+    rounded = rounded_figures(runs)
+    known = known_figures(doc.lab)
+    bad = []
+    for line in HANDOUT_PART.sub("", doc.text).splitlines():
+        # The chapter's own words and table are quoted, not measured.
+        if line.startswith(">") or "<!-- chapter -->" in line:
+            continue
+        for m in MEASURED.finditer(line):
+            num = m.group(1)
+            if num in known or num in rounded or \
+                    re.search(rf"(?<![\d.]){re.escape(num)}(?![\d])", sources) is not None:
+                continue
+            bad.append(f"{doc.where()}: '{m.group(0)}' is in none of lab {doc.nn}'s "
+                       f"fixtures (write it inside a generated part, or name its source in "
+                       f"tools/authoring/handout-figures.tsv)")
+    return bad
+
+
+def unstated_figures(docs):
+    """Rows of handout-figures.tsv whose figure no handout of their lab states outside the
+    generated parts any more (DOCS: the lab's handouts): a stale row would let a figure
+    through that nothing sources."""
+    stated = {}
+    for doc in docs:
+        found = {m.group(1) for m in MEASURED.finditer(HANDOUT_PART.sub("", doc.text))}
+        stated.setdefault(doc.lab, set()).update(found)
+        stated.setdefault("*", set()).update(found)
+    bad = []
+    with open(FIGURES, newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if row and not row[0].startswith("#") and len(row) >= 3 and \
+                    row[1] not in stated.get(row[0], set()):
+                bad.append(f"tools/authoring/handout-figures.tsv: {row[0]} {row[1]} ({row[2]}) is stated by "
+                           f"no handout of its lab: drop the row, or say where it is used")
+    return bad
+
+
+def fill_handouts(check):
+    """Fill every handout: (problems, [(path, new text)] to write). CHECK: a part that differs
+    from what it would be, a measured figure outside the parts in none of the lab's sources,
+    and a row of handout-figures.tsv no handout states, are problems; nothing is written."""
+    problems, writes, filled = [], [], []
+    for path in handouts():
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        fresh, errors = Doc(path, text, handout=True).fill()
+        problems += errors
+        doc = Doc(path, fresh, handout=True)
+        if doc.lab:
+            filled.append(doc)
+        if check and fresh != text:
+            problems.append(f"{doc.where()}: a generated part differs from its fixture (run make handout-numbers)")
+        elif fresh != text:
+            writes.append((path, fresh))
+    if check:
+        problems += [p for doc in filled for p in stray_figures(doc)] + unstated_figures(filled)
+    return problems, writes
