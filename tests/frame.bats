@@ -51,10 +51,11 @@ outside_lab99() {
     done
     [ "${#files[@]}" -gt 0 ] || fail "no file of the suite's rules in the scratch copy"
     # The inner Bats gets none of this run's Bats variables (a -f filter, its test's names and
-    # folders), only where its libraries are.
+    # folders), only where Bats and its libraries are: "bats" in PATH is now Bats' libexec
+    # launcher, which reads BATS_ROOT.
     local clean=() v
     for v in $(compgen -e); do
-        if [[ $v == BATS_* && $v != BATS_LIB_PATH ]]; then clean+=(-u "$v"); fi
+        if [[ $v == BATS_* && $v != BATS_LIB_PATH && $v != BATS_ROOT ]]; then clean+=(-u "$v"); fi
     done
     run env "${clean[@]}" BUILD="$SCRATCH/build" CUDA_ARCH=90 bash -c \
         'cd "$1" && shift && bats --formatter tap --filter-tags lab-rules "$@"' _ "$SCRATCH" "${files[@]}"
