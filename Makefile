@@ -371,6 +371,8 @@ help: ## this list
 	@echo "  CUDA_ARCH       SM versions to build for (now: $(CUDA_ARCH)); e.g. CUDA_ARCH=90"
 	@echo "  BUILD           build folder (now: $(BUILD))"
 	@echo "  V=1             print full command lines"
+	@echo "  CCACHE=         compile without ccache (now: $(if $(CCACHE),$(CCACHE),not found))"
+	@echo "  TEST_JOBS=N     make test runs N test files side by side (default: one per core without a GPU, 1 with one)"
 	$(if $(STUDENT_TREE),,@echo "  GRADE_BUILD=ref make grade scores the reference build (it must get full marks)")
 	$(if $(STUDENT_TREE),,@echo "  SUBMISSION=DIR  make grade takes only DIR's labs/*/student/ files, beside this tree's harness")
 	@echo "  GRADE_LABS=\"01 03\"  make grade grades only those labs"
