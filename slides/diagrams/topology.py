@@ -16,20 +16,20 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
 sys.path.insert(0, os.path.join(here, "..", "..", "tools", "lib"))
-import fill  # noqa: E402 (the filler of the decks: the same row query they use)
 import fill_recordings  # noqa: E402 (the filler of the decks: the machines' links and names)
+import fill_rows  # noqa: E402 (the filler of the decks: the same row query they use)
 import machines  # noqa: E402
 
 GIB = "1073741824"
 
 
 def bw(fix, exp, variant, route, src, dst, mode="one_way"):
-    return fill.num(fix, "gbps", {"experiment": exp, "variant": variant, "route": route,
+    return fill_rows.num(fix, "gbps", {"experiment": exp, "variant": variant, "route": route,
                                   "src": src, "dst": dst, "mode": mode, "bytes": GIB})
 
 
 def lat(fix, exp, variant, route, src, dst, mode):
-    return fill.num(fix, "median_us", {"experiment": exp, "variant": variant, "route": route,
+    return fill_rows.num(fix, "median_us", {"experiment": exp, "variant": variant, "route": route,
                                        "src": src, "dst": dst, "mode": mode}, "%.2f")
 
 
@@ -50,7 +50,7 @@ def pair(k, two):
           f"{bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1', 'both_ways')} both\\n"
           f"SM pull {bw(two, 'sm_bandwidth', 'sm_pull', 'peer', '0', '1')}, "
           f"push {bw(two, 'sm_bandwidth', 'sm_push', 'peer', '0', '1')} GB/s\\n"
-          f"load latency {fill.num(two, 'median_us', {'experiment': 'pointer_chase', 'route': 'peer', 'src': '0', 'dst': '1'}, '%.2f')} μs")
+          f"load latency {fill_rows.num(two, 'median_us', {'experiment': 'pointer_chase', 'route': 'peer', 'src': '0', 'dst': '1'}, '%.2f')} μs")
     off = (f"peer access off: staged via host\\n{bw(two, 'ce_bandwidth', 'ce', 'peer_off', '0', '1')} GB/s"
            "\\n(the host link alone: not measured)")
     return [gpu(f"m{k}g0", "GPU 0"), gpu(f"m{k}g1", "GPU 1"),
