@@ -16,19 +16,20 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
 sys.path.insert(0, os.path.join(here, "..", "..", "tools", "lib"))
-import fill  # noqa: E402 (the filler of the decks: the same row query they use)
+import fill_recordings  # noqa: E402 (the filler of the decks: the machines' links and names)
+import fill_rows  # noqa: E402 (the filler of the decks: the same row query they use)
 import machines  # noqa: E402
 
 GIB = "1073741824"
 
 
 def bw(fix, exp, variant, route, src, dst, mode="one_way"):
-    return fill.num(fix, "gbps", {"experiment": exp, "variant": variant, "route": route,
+    return fill_rows.num(fix, "gbps", {"experiment": exp, "variant": variant, "route": route,
                                   "src": src, "dst": dst, "mode": mode, "bytes": GIB})
 
 
 def lat(fix, exp, variant, route, src, dst, mode):
-    return fill.num(fix, "median_us", {"experiment": exp, "variant": variant, "route": route,
+    return fill_rows.num(fix, "median_us", {"experiment": exp, "variant": variant, "route": route,
                                        "src": src, "dst": dst, "mode": mode}, "%.2f")
 
 
@@ -45,11 +46,11 @@ HOST = 'shape=cylinder, fillcolor="#f7f1e6", label="host memory (pinned)"'
 
 def pair(k, two):
     """The cluster body of a machine of several GPUs, lab 05's recording TWO (labNN-SUFFIX)."""
-    nv = (f"{fill.link(two)}\\nCE {bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1')} GB/s one way, "
+    nv = (f"{fill_recordings.link(two)}\\nCE {bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1')} GB/s one way, "
           f"{bw(two, 'ce_bandwidth', 'ce', 'peer', '0', '1', 'both_ways')} both\\n"
           f"SM pull {bw(two, 'sm_bandwidth', 'sm_pull', 'peer', '0', '1')}, "
           f"push {bw(two, 'sm_bandwidth', 'sm_push', 'peer', '0', '1')} GB/s\\n"
-          f"load latency {fill.num(two, 'median_us', {'experiment': 'pointer_chase', 'route': 'peer', 'src': '0', 'dst': '1'}, '%.2f')} μs")
+          f"load latency {fill_rows.num(two, 'median_us', {'experiment': 'pointer_chase', 'route': 'peer', 'src': '0', 'dst': '1'}, '%.2f')} μs")
     off = (f"peer access off: staged via host\\n{bw(two, 'ce_bandwidth', 'ce', 'peer_off', '0', '1')} GB/s"
            "\\n(the host link alone: not measured)")
     return [gpu(f"m{k}g0", "GPU 0"), gpu(f"m{k}g1", "GPU 1"),
@@ -62,7 +63,7 @@ def pair(k, two):
 
 def single(k, one):
     """The cluster body of a machine of one GPU, lab 05's recording ONE (labNN-SUFFIX)."""
-    pcie = (f"{fill.link(one)}\\nCE host→GPU {bw(one, 'ce_bandwidth', 'ce', 'host', '-1', '0')}, "
+    pcie = (f"{fill_recordings.link(one)}\\nCE host→GPU {bw(one, 'ce_bandwidth', 'ce', 'host', '-1', '0')}, "
             f"GPU→host {bw(one, 'ce_bandwidth', 'ce', 'host', '0', '-1')} GB/s\\n"
             f"SM loads {bw(one, 'sm_bandwidth', 'sm_pull', 'host', '-1', '0')}, "
             f"stores {bw(one, 'sm_bandwidth', 'sm_push', 'host', '0', '-1')} GB/s\\n"
@@ -93,7 +94,7 @@ def main():
            '  edge [fontname="Liberation Sans"];']
     for k, m in enumerate(drawn):
         fix = lab05.get(m["suffix"])
-        label = fill.hardware(fix) if fix else machines.hardware(m)
+        label = fill_recordings.hardware(fix) if fix else machines.hardware(m)
         out.append(f'  subgraph cluster_m{k} {{ label="{label}"; fontsize=24; style="dashed"; color="#888888";')
         if not fix:
             out += unmeasured(k, m)
@@ -109,6 +110,6 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except (fill.FillError, machines.Unknown) as e:
+    except (fill_recordings.FillError, machines.Unknown) as e:
         print(f"topology: {e}", file=sys.stderr)
         sys.exit(1)

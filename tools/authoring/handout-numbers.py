@@ -18,14 +18,14 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
-import fill  # noqa: E402 (the one filler of handouts and decks)
+import fill_handouts  # noqa: E402 (the one filler of handouts and decks: its handouts' part)
 
 
 def main(argv):
     if argv[1:] not in ([], ["--check"]):
         print(__doc__, file=sys.stderr)
         return 2
-    problems, writes = fill.fill_handouts(check=argv[1:] == ["--check"])
+    problems, writes = fill_handouts.fill_handouts(check=argv[1:] == ["--check"])
     for p in problems:
         print(f"handout-numbers: {p}", file=sys.stderr)
     if problems:
@@ -33,7 +33,7 @@ def main(argv):
     for path, text in writes:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
-        print(f"  wrote {os.path.relpath(path, fill.ROOT)}")
+        print(f"  wrote {os.path.relpath(path, fill_handouts.ROOT)}")
     return 0
 
 
