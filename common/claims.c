@@ -131,3 +131,12 @@ int lab_claim_declared(const lab_host_part *lab, const char *id)
             return 1;
     return 0;
 }
+
+void lab_claims_once(const lab_host_part *lab, const lab_rows *rows, lab_said *said)
+{
+    for (size_t k = 0; k < lab->claim_count; k++) {
+        const size_t n = lab_rows_count(rows, "claim", lab->claims[k].id);
+        if (n != 1)
+            lab_bad(said, "claim %s appears %zu times", lab->claims[k].id, n);
+    }
+}

@@ -92,6 +92,9 @@ int lab_verdict_word(const char *word);
 /** @brief Does @p lab declare a claim of id @p id? */
 int lab_claim_declared(const lab_host_part *lab, const char *id);
 
+/** @brief Say each claim @p lab declares that @p rows do not hold exactly once (a row rule). */
+void lab_claims_once(const lab_host_part *lab, const lab_rows *rows, lab_said *said);
+
 /**
  * @brief Replace the "claim" rows of @p rows with one per claim (variant id, mode section,
  *        value verdict, detail said): a recorded run's verdicts recompute as a live run's.

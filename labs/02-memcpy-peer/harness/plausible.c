@@ -545,11 +545,7 @@ static void check_claims(const lab_rows *rows, lab_said *s)
             lab_rows_pick(rows, "claim", r->variant, NULL, NULL, LAB_ANY, LAB_ANY, 0) == r)
             lab_bad(s, "claim %s is not one of the lab's claims", r->variant);
     }
-    for (size_t k = 0; k < lab_host.claim_count; k++) {
-        const size_t n = lab_rows_count(rows, "claim", lab_host.claims[k].id);
-        if (n != 1)
-            lab_bad(s, "claim %s appears %zu times", lab_host.claims[k].id, n);
-    }
+    lab_claims_once(&lab_host, rows, s);
 }
 
 /** @brief Lab 02's rules (lab_host_part.plausible): each broken one on a line of @p out. */

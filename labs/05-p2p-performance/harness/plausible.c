@@ -492,11 +492,7 @@ static void check_claims(const lab_rows *rows, lab_said *s)
         if (r->detail[0] == '\0')
             lab_bad(s, "claim %s has no detail", r->variant);
     }
-    for (size_t k = 0; k < lab_host.claim_count; k++) {
-        const size_t n = lab_rows_count(rows, "claim", lab_host.claims[k].id);
-        if (n != 1)
-            lab_bad(s, "claim %s appears %zu times", lab_host.claims[k].id, n);
-    }
+    lab_claims_once(&lab_host, rows, s);
 }
 
 int lab05_plausible(const lab_rows *rows, FILE *out)
