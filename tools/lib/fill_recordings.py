@@ -4,7 +4,7 @@ recorded-on and unrecorded of tools/lib/fill.py (whose docstring lists every kin
 A recording is labNN-SUFFIX: tests/fixtures/labNN-SUFFIX.csv, made on the machine of row SUFFIX
 of tests/fixtures/machines.tsv. Every module of the filler takes from here what they share, so
 that each has one owner: FillError, where the course and its recordings are (ROOT, FIXTURES),
-the machines (MACHINES, LINKS, ROWS) and the rows read so far.
+the machines (MACHINES, ROWS) and the rows read so far.
 """
 
 import os
@@ -30,19 +30,18 @@ class FillError(Exception):
 
 
 def read_machines():
-    """[(suffix, gpus, link, row)] of tests/fixtures/machines.tsv, in its order: the one place the
-    course names its machines."""
+    """The rows of tests/fixtures/machines.tsv, in its order: the one place the course names its
+    machines."""
     try:
-        return [(m["suffix"], m["gpus"], m["link"], m) for m in machines.machines()]
+        return machines.machines()
     except machines.Unknown as e:
         raise SystemExit(f"fill: {e}")
 
 
-# The recorded machines (suffix, "GPUS, LINK"), in the order a claim page shows them, each one's
-# link ("NVLink 4 ×18") and its row.
-MACHINES = [(suffix, f"{gpus}, {link}") for suffix, gpus, link, _ in read_machines()]
-LINKS = {suffix: link for suffix, _, link, _ in read_machines()}
-ROWS = {suffix: m for suffix, _, _, m in read_machines()}
+# Each machine's row by its suffix, and (suffix, "GPUS, LINK") in the table's order: the order a
+# claim page shows them.
+ROWS = {m["suffix"]: m for m in read_machines()}
+MACHINES = [(suffix, f"{m['gpus']}, {m['link']}") for suffix, m in ROWS.items()]
 
 # What a deck says for a machine a lab has no recording of (yet).
 NOT_RECORDED = "no recording of this lab on that machine yet"
@@ -117,7 +116,7 @@ def suffix_of(fix):
 def link(fix):
     """The link of the machine FIX was recorded on, e.g. "PCIe Gen5 ×16"."""
     fixture_file(fix)
-    return LINKS[suffix_of(fix)]
+    return ROWS[suffix_of(fix)]["link"]
 
 
 def hardware(fix):
