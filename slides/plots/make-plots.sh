@@ -62,27 +62,22 @@ for gp in "$plots"/lab[0-9][0-9].gp; do
 done
 [ ${#labs[@]} -gt 0 ] || { echo "make-plots: no plot script $plots/labNN.gp" >&2; exit 1; }
 
-# field SUFFIX COLUMN: one column of a machine's row, for a gnuplot string in single quotes
-field() {
-    local v
-    v=$(python3 "$machines" field "$1" "$2")
-    case $v in *"'"*)
-        echo "make-plots: machines.tsv: $1's $2 holds a ' (the plots quote it with ')" >&2
-        return 1 ;;
-    esac
-    echo "$v"
-}
-
-# recordings FILE...: gnuplot's words for a lab's recordings (rec_n, rec_K, rec_gpus_K, ...)
+# recordings FILE...: gnuplot's words for a lab's recordings (rec_n, rec_K, rec_gpus_K, ...),
+# each machine's columns read in one call
 recordings() {
-    local n=0 f suffix
+    local n=0 f suffix cols gpus link label kind count
     for f in "$@"; do
         n=$((n + 1))
         suffix=$(python3 "$machines" of "$f" | cut -f2)
+        cols=$(python3 "$machines" field "$suffix" gpus link label link_kind gpu_count) || return 1
+        { read -r gpus; read -r link; read -r label; read -r kind; read -r count; } <<<"$cols"
+        case $cols in *"'"*)
+            echo "make-plots: machines.tsv: $suffix's row holds a ' (the plots quote its columns with ')" >&2
+            return 1 ;;
+        esac
         printf "rec_%d='%s'; " "$n" "$f"
         printf "rec_gpus_%d='%s'; rec_link_%d='%s'; rec_label_%d='%s'; rec_kind_%d='%s'; rec_count_%d=%d; " \
-            "$n" "$(field "$suffix" gpus)" "$n" "$(field "$suffix" link)" "$n" "$(field "$suffix" label)" \
-            "$n" "$(field "$suffix" link_kind)" "$n" "$(field "$suffix" gpu_count)"
+            "$n" "$gpus" "$n" "$link" "$n" "$label" "$n" "$kind" "$n" "$count"
     done
     echo "rec_n=$n; "
 }

@@ -8,7 +8,7 @@ machine or a suffix. (tests/helpers/machines.bash answers the same for the tests
 
     machines.py suffixes [COL=VALUE ...]          the suffixes of the machines whose columns
                                                   have these values, in the table's order
-    machines.py field SUFFIX COLUMN               one column of one machine
+    machines.py field SUFFIX COLUMN [COLUMN ...]  columns of one machine, one a line
     machines.py recordings [NN] [COL=VALUE ...]   the recordings (paths) of lab NN, or of every
                                                   lab, of those machines; FIXTURES=DIR looks
                                                   for them in DIR
@@ -154,11 +154,12 @@ def main(argv):
             for suffix in suffixes(**filters_of(args[1:])):
                 print(suffix)
             return 0
-        if len(args) == 3 and args[0] == "field":
+        if len(args) >= 3 and args[0] == "field":
             m = machine(args[1])
-            if args[2] not in m:
-                raise Unknown(f"{TABLE} has no column '{args[2]}'")
-            print(m[args[2]])
+            for col in args[2:]:
+                if col not in m:
+                    raise Unknown(f"{TABLE} has no column '{col}'")
+            print("\n".join(m[col] for col in args[2:]))
             return 0
         if len(args) == 2 and args[0] == "of":
             nn, m = of(args[1])
