@@ -9,9 +9,10 @@ import os
 import re
 
 import converted as conversions
-import host_tools
 import result_rows
-from fill_recordings import FIXTURES, MACHINES, ROOT, ROWS, FillError, fixture_file, rows
+from fill_claims import verdicts
+from fill_recordings import FIXTURES, MACHINES, ROOT, ROWS, FillError, fixture_file, gpus_named, rows
+
 
 def make_variable(text, name):
     m = re.search(rf"^{name} :=((?:.*\\\n)*.*)$", text, re.M)
@@ -51,13 +52,10 @@ def ledger(doc, suffix):
             continue
         recorded_labs.append(d[:2])
         gpus = gpus or result_rows.machine(rows(f"lab{d[:2]}-{suffix}"))[0]
-        try:
-            judged = host_tools.verdicts(d, path)
-        except host_tools.Failed as e:
-            raise FillError(str(e))
+        judged = verdicts(d[:2], f"lab{d[:2]}-{suffix}")  # the lab's handout shows them too: computed once
         total += len(judged)
-        measured += sum(r["value"] in ("holds", "does_not_hold") for r in judged)
-    hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))} ({ROWS[suffix]['link_en']})"
+        measured += sum(v in ("holds", "does_not_hold") for v, _, _ in judged.values())
+    hw = f"{gpus_named(gpus)} ({ROWS[suffix]['link_en']})"
     # The labs counted, by name: a lab not recorded yet is named nowhere outside its own folders.
     labs = ", ".join(recorded_labs[:-1]) + f" and {recorded_labs[-1]}" if len(recorded_labs) > 1 \
         else "".join(recorded_labs)

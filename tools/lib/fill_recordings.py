@@ -38,10 +38,15 @@ def read_machines():
         raise SystemExit(f"fill: {e}")
 
 
+def machine_label(m):
+    """How a deck names the machine of row M: "GPUS, LINK"."""
+    return f"{m['gpus']}, {m['link']}"
+
+
 # Each machine's row by its suffix, and (suffix, "GPUS, LINK") in the table's order: the order a
 # claim page shows them.
 ROWS = {m["suffix"]: m for m in read_machines()}
-MACHINES = [(suffix, f"{m['gpus']}, {m['link']}") for suffix, m in ROWS.items()]
+MACHINES = [(suffix, machine_label(m)) for suffix, m in ROWS.items()]
 
 # What a deck says for a machine a lab has no recording of (yet).
 NOT_RECORDED = "no recording of this lab on that machine yet"
@@ -121,10 +126,10 @@ def link(fix):
 
 def hardware(fix):
     """"GPUS, LINK" of the machine FIX was recorded on."""
-    for suffix, name in MACHINES:
-        if suffix_of(fix) == suffix:
-            return name
-    raise FillError(f"no hardware known for {fix}")
+    m = ROWS.get(suffix_of(fix))
+    if m is None:
+        raise FillError(f"no hardware known for {fix}")
+    return machine_label(m)
 
 
 def host_tool(nn, command, fix, doc=None, beside=()):
@@ -177,13 +182,18 @@ def command(path):
         return f.readline().split("#")[0].strip()
 
 
+def gpus_named(gpus):
+    """GPUS (a recording's machine,gpu names, one a GPU) as a caption names them: "2× NAME"."""
+    return f"{len(gpus)}× {' + '.join(sorted(set(gpus)))}"
+
+
 def caption(doc, fix):
     """Where, on what, when and with what command FIX was recorded, in DOC's language."""
     path = fixture_path(fix, doc)
     gpus, date, cuda = result_rows.machine(rows(fix))
     if not gpus:
         raise FillError(f"{fix}.csv: no machine,gpu rows: the hardware cannot be named")
-    hw = f"{len(gpus)}× {' + '.join(sorted(set(gpus)))}"
+    hw = gpus_named(gpus)
     cmd = command(path)
     m = ROWS[suffix_of(fix)]
     name = f"{fix}.csv"
