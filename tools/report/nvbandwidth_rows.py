@@ -25,11 +25,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
-# After the importer's own folders: tools/report/ and tools/lib/ each have a host_tools module,
-# and make run's report must keep its own.
-LIB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib")
-if LIB not in sys.path:
-    sys.path.append(LIB)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
 import result_rows  # noqa: E402 (tools/lib/)
 
 HEADER = result_rows.header()
