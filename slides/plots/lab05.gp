@@ -170,7 +170,6 @@ do for [i = 1:rec_n] {
     if (i > 1) { set arrow i from X - 0.75, graph 0 to X - 0.75, graph 1 nohead dt 2 lc "gray40" }
     X = X + 5.5
 }
-pair(s, d) = column("src") == s && column("dst") == d
 lo(i) = PA[i] < PB[i] ? PA[i] : PB[i]
 hi(i) = PA[i] < PB[i] ? PB[i] : PA[i]
 twopos(i) = is("memcpy_latency", "ce_queued", "peer") && pair(PA[i], PB[i]) ? G[i] : \
