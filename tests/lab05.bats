@@ -693,10 +693,7 @@ print(max(float(t["bandwidth_matrix"][0][0]) for f in sys.argv[1:]
         sleep 0.1
         waited=$((waited + 1))
         if [ "$waited" -ge 600 ] || ! kill -0 "$pid" 2>/dev/null; then
-            kill "$pid" 2>/dev/null || true
-            output=$(cat "$BATS_TEST_TMPDIR/err")
-            fail_if_todo
-            fail "the run never reached sm_bandwidth: $output"
+            stop_and_fail "$pid" "$BATS_TEST_TMPDIR/err" "the run never reached sm_bandwidth"
         fi
     done
     kill -TERM "$pid"

@@ -201,7 +201,7 @@ col() {
     mkdir -p "$out"
     "$program" --csv -t allreduce --max-size 256M --out "$out" >"$BATS_TEST_TMPDIR/log" 2>&1 &
     launcher=$!
-    victim=$(lab06_wait_for_rank "$launcher" allreduce 1) || lab06_no_rank "$launcher" 1 "$BATS_TEST_TMPDIR/log"
+    victim=$(lab06_wait_for_rank "$launcher" allreduce 1) || stop_and_fail "$launcher" "$BATS_TEST_TMPDIR/log" "no rank 1 appeared"
     kill -KILL "$victim" 2>/dev/null || true # a rank that stopped at a TODO is gone already
     wait "$launcher" && fail "the launcher exited 0 after rank 1 was killed"
     run cat "$BATS_TEST_TMPDIR/log"
@@ -213,7 +213,7 @@ col() {
     # Interrupted: every rank stopped, no file, the launcher dies of the signal.
     "$program" --csv -t allreduce --max-size 256M --out "$out" >"$BATS_TEST_TMPDIR/log" 2>&1 &
     launcher=$!
-    lab06_wait_for_rank "$launcher" allreduce 1 >/dev/null || lab06_no_rank "$launcher" 1 "$BATS_TEST_TMPDIR/log"
+    lab06_wait_for_rank "$launcher" allreduce 1 >/dev/null || stop_and_fail "$launcher" "$BATS_TEST_TMPDIR/log" "no rank 1 appeared"
     kill -INT "$launcher" 2>/dev/null || true
     wait "$launcher" && fail "the launcher exited 0 after SIGINT"
     run cat "$BATS_TEST_TMPDIR/log"
@@ -234,7 +234,7 @@ col() {
     program=$(lab_program 06)
     "$program" --csv -t allreduce --max-size 64M --timeout 2 >"$BATS_TEST_TMPDIR/log" 2>&1 &
     launcher=$!
-    victim=$(lab06_wait_for_rank "$launcher" allreduce 0) || lab06_no_rank "$launcher" 0 "$BATS_TEST_TMPDIR/log"
+    victim=$(lab06_wait_for_rank "$launcher" allreduce 0) || stop_and_fail "$launcher" "$BATS_TEST_TMPDIR/log" "no rank 0 appeared"
     kill -STOP "$victim" 2>/dev/null || true # a rank that stopped at a TODO is gone already
     wait "$launcher" && fail "the launcher exited 0 with rank 0 stopped"
     run cat "$BATS_TEST_TMPDIR/log"

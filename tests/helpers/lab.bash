@@ -109,6 +109,17 @@ fail_if_todo() {
     fail "unfinished: $todo"
 }
 
+# stop_and_fail PID LOG WHY: a program started in the background (PID, its output in LOG) never
+# got where the test waits for it: stop it, then fail with WHY and what it said, or, where it
+# stopped at an unfinished TODO, do what fail_if_todo does.
+stop_and_fail() {
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+    output=$(cat "$2")
+    fail_if_todo
+    fail "$3: $output"
+}
+
 # todo_message ID FILE LINE: the line a program prints when it reaches the unfinished TODO ID
 # at FILE:LINE (common/todo.c), for a test that finds an unfinished step without running it.
 # tests/common.bats holds it to a skeleton's own line.

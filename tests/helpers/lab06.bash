@@ -26,17 +26,6 @@ lab06_wait_for_rank() {
     return 1
 }
 
-# lab06_no_rank LAUNCHER_PID RANK LOG: rank RANK never showed; once the launcher has ended
-# (stopped, if it still runs), fail with what it said, or, where a rank stopped at an unfinished
-# TODO first, do what fail_if_todo does.
-lab06_no_rank() {
-    kill "$1" 2>/dev/null || true
-    wait "$1" || true
-    output=$(cat "$3")
-    fail_if_todo
-    fail "no rank $2 appeared: $output"
-}
-
 # lab06_no_rank_left LAUNCHER_PID: no process of the launcher's is left, anywhere.
 lab06_no_rank_left() {
     local left
