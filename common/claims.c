@@ -116,7 +116,8 @@ int lab_is(const char *a, const char *b)
     return strcmp(a, b) == 0;
 }
 
-int lab_verdict_word(const char *word)
+/* Is WORD a verdict a claim row may hold: holds, does_not_hold or untested? */
+static int verdict_word(const char *word)
 {
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (lab_is(word, words[i]))
@@ -124,7 +125,8 @@ int lab_verdict_word(const char *word)
     return 0;
 }
 
-int lab_claim_declared(const lab_host_part *lab, const char *id)
+/* Does LAB declare a claim of id ID? */
+static int declared(const lab_host_part *lab, const char *id)
 {
     for (size_t i = 0; i < lab->claim_count; i++)
         if (lab_is(lab->claims[i].id, id))
@@ -132,8 +134,21 @@ int lab_claim_declared(const lab_host_part *lab, const char *id)
     return 0;
 }
 
-void lab_claims_once(const lab_host_part *lab, const lab_rows *rows, lab_said *said)
+void lab_claim_rows_rules(const lab_host_part *lab, const lab_rows *rows, lab_said *said)
 {
+    for (size_t i = 0; i < rows->count; i++) {
+        const lab_row *r = &rows->row[i];
+        if (!lab_is(r->experiment, "claim"))
+            continue;
+        /* An id the lab does not declare is said once, at its first row. */
+        if (!declared(lab, r->variant) &&
+            lab_rows_pick(rows, "claim", r->variant, NULL, NULL, LAB_ANY, LAB_ANY, 0) == r)
+            lab_bad(said, "claim %s is not one of the lab's claims", r->variant);
+        if (!verdict_word(r->value))
+            lab_bad(said, "claim %s has verdict %s", r->variant, r->value);
+        if (r->detail[0] == '\0')
+            lab_bad(said, "claim %s has no detail", r->variant);
+    }
     for (size_t k = 0; k < lab->claim_count; k++) {
         const size_t n = lab_rows_count(rows, "claim", lab->claims[k].id);
         if (n != 1)

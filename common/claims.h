@@ -86,14 +86,13 @@ void lab_bad(lab_said *said, const char *fmt, ...) __attribute__((format(printf,
 /** @brief Are the two strings equal? (The row rules compare fields with words.) */
 int lab_is(const char *a, const char *b);
 
-/** @brief Is @p word a verdict a claim row may hold: holds, does_not_hold or untested? */
-int lab_verdict_word(const char *word);
-
-/** @brief Does @p lab declare a claim of id @p id? */
-int lab_claim_declared(const lab_host_part *lab, const char *id);
-
-/** @brief Say each claim @p lab declares that @p rows do not hold exactly once (a row rule). */
-void lab_claims_once(const lab_host_part *lab, const lab_rows *rows, lab_said *said);
+/**
+ * @brief The rules every lab's claim rows obey, each broken one said on @p said: each row a
+ *        claim @p lab declares, with one of the verdicts holds, does_not_hold or untested and
+ *        a detail; each declared claim exactly once. (A host tool's check holds every lab to
+ *        them; a lab's own rules need not repeat them.)
+ */
+void lab_claim_rows_rules(const lab_host_part *lab, const lab_rows *rows, lab_said *said);
 
 /**
  * @brief Replace the "claim" rows of @p rows with one per claim (variant id, mode section,

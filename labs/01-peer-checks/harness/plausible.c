@@ -71,8 +71,6 @@ static void row_rules(check *c, const lab_row *r, int *gpus, int *n, int *self_f
         *n = r->src + 1;
     if (strcmp(e, "flags") == 0 && strcmp(r->route, "loopback") == 0)
         ++*self_flags;
-    if (strcmp(e, "claim") == 0 && !lab_verdict_word(r->value))
-        lab_bad(&c->said, "claim %s has verdict %s", r->variant, r->value);
 }
 
 /** @brief GPU @p i has each of its gpus fields, and a compute capability such as 9.0. */
@@ -170,8 +168,8 @@ static void matrix(check *c, int n, int self_flags)
 /**
  * @brief Lab 01's rules of its rows (lab_host_part::plausible): skips with a reason, nothing
  *        unverified, every GPU described, a whole 0/1 matrix of as many GPUs, and for each
- *        direction with peer access what the CUDA calls must return; claims' verdicts one of
- *        the three words. Prints each broken one; returns how many.
+ *        direction with peer access what the CUDA calls must return. Prints each broken one;
+ *        returns how many.
  */
 int lab01_plausible(const lab_rows *rows, FILE *out)
 {
