@@ -175,13 +175,13 @@ static lab_verdict judge_p2p_vs_staging(const lab_rows *rows, char *said, size_t
     if (!compare(rows, "memcpy_peer", "peer", "host_staged", "peer", &c, said, len))
         return LAB_UNTESTED;
     const double *p = c.x, *h = c.y;
-    lab_figure("forth_x", "%.1f", ratio(p[0], h[0])); /* GPU ids low to high, and back */
-    lab_figure("back_x", "%.1f", ratio(p[1], h[1]));
+    const double forth = ratio(p[0], h[0]), back = ratio(p[1], h[1]); /* ids low to high, back */
+    lab_figure("forth_x", "%.1f", forth);
+    lab_figure("back_x", "%.1f", back);
     return lab_judge(p[0] > h[0] && p[1] > h[1], said, len,
                      "at %s: cudaMemcpyPeer with peer access %.1f and %.1f GB/s (GPU%d -> GPU%d "
                      "and back); through pinned host memory %.1f and %.1f GB/s: %.1fx and %.1fx",
-                     c.size, p[0], p[1], c.ids[0], c.ids[1], h[0], h[1], ratio(p[0], h[0]),
-                     ratio(p[1], h[1]));
+                     c.size, p[0], p[1], c.ids[0], c.ids[1], h[0], h[1], forth, back);
 }
 
 static lab_verdict judge_peer_access(const lab_rows *rows, char *said, size_t len)

@@ -55,11 +55,11 @@ static lab_verdict judge_pcie_latency(const lab_rows *rows, char *said, size_t l
     const lab_row *c_host = timed(rows, "counter", "device", "host", "one");
     char also[200] = "";
     if (c_local && c_host) {
-        lab_figure("fewer_x", "%.0f", rate(c_local) / rate(c_host));
+        const double fewer = rate(c_local) / rate(c_host);
+        lab_figure("fewer_x", "%.0f", fewer);
         snprintf(also, sizeof also, "; under contention (every thread on one counter) the link "
                  "carries %.3g increments/s against %.3g locally, %.0fx fewer: the cost shows "
-                 "in throughput, not in one atomic's latency", rate(c_host), rate(c_local),
-                 rate(c_local) / rate(c_host));
+                 "in throughput, not in one atomic's latency", rate(c_host), rate(c_local), fewer);
     }
     const double ratio = ns_per_atomic(host) / ns_per_atomic(local);
     lab_figure("latency_x", "%.1f", ratio);
@@ -171,14 +171,15 @@ static lab_verdict judge_gather(const lab_rows *rows, char *said, size_t len)
                        lab_rows_skip_reason(rows, "counter-peer", NULL));
     const int exact = copy->verified == 1;
     const double vs_agg = copy->us.median / agg->us.median;
-    lab_figure("faster_x", "%.0f", naive->us.median / copy->us.median);
+    const double faster = naive->us.median / copy->us.median;
+    lab_figure("faster_x", "%.0f", faster);
     lab_figure("aggregated_x", "%.2f", vs_agg);
     return lab_judge(exact && vs_agg <= 1.2, said, len, "counting on each GPU, one peer copy "
                      "and an event before the sum: %s, %.1f us; %.0fx faster than per-thread "
                      "system atomics from both GPUs (%.0f us) and %.2fx the time of "
                      "block-aggregated atomics across the link (%.1f us; bar <= 1.2x)",
-                     exact ? "exact in every run" : "a wrong count", copy->us.median,
-                     naive->us.median / copy->us.median, naive->us.median, vs_agg,
+                     exact ? "exact in every run" : "a wrong count", copy->us.median, faster,
+                     naive->us.median, vs_agg,
                      agg->us.median);
 }
 

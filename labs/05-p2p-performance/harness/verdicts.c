@@ -329,11 +329,12 @@ static lab_verdict small_transfers(const lab_rows *rows, char *said, size_t len)
     else
         snprintf(who, sizeof who, "GPU %d -> GPU %d peer %s", a, b,
                  strcmp(route, "peer") == 0 ? "on" : "off");
-    lab_figure("small_pct", "%.0f", 100.0 * small / best);
+    const double pct = 100.0 * small / best;
+    lab_figure("small_pct", "%.0f", pct);
     return lab_judge(small / best < 0.5, said, len,
                      "copy engine %s: below 1 MB the best is %.1f GB/s at %s = %.0f%% of the "
                      "best %.1f GB/s (at %s); half of the best is first reached at %s", who,
-                     small, lab_format_size(small_size, s1, sizeof s1), 100.0 * small / best, best,
+                     small, lab_format_size(small_size, s1, sizeof s1), pct, best,
                      lab_format_size(best_size, s2, sizeof s2),
                      lab_format_size(half, s3, sizeof s3));
 }
@@ -562,12 +563,13 @@ static lab_verdict prefer_l1(const lab_rows *rows, char *said, size_t len)
     }
     if (none[0] <= 0 || none[1] <= 0 || l1[0] <= 0 || l1[1] <= 0)
         return lab_say(LAB_UNTESTED, said, len, "needs the preferl1 experiment");
-    lab_figure("pull_x", "%.2f", l1[0] / none[0]);
-    return lab_judge(l1[0] / none[0] >= 1.8 && l1[1] / none[1] >= 1.8, said, len,
+    const double pull = l1[0] / none[0], push = l1[1] / none[1];
+    lab_figure("pull_x", "%.2f", pull);
+    return lab_judge(pull >= 1.8 && push >= 1.8, said, len,
                      "SM pull %.1f -> %.1f GB/s (x%.2f); SM push %.1f -> %.1f GB/s (x%.2f) with "
                      "cudaFuncCachePreferL1 (%s); the setting only splits on-chip memory between "
                      "L1 and shared memory and has nothing to do with CPU cache coherence",
-                     none[0], l1[0], l1[0] / none[0], none[1], l1[1], l1[1] / none[1], route);
+                     none[0], l1[0], pull, none[1], l1[1], push, route);
 }
 
 /* The PCIe row's latency on this machine's PCIe link (small packets: the gen hardly counts). */
@@ -681,9 +683,10 @@ static lab_verdict table_measured(const lab_rows *rows, char *said, size_t len)
         if (t->gbps > 1.02 * peak)
             add_part(above, sizeof above, ", ", t->link);
         snprintf(v, sizeof v, "%s_pct", gen); /* the row's share of its peak, e.g. nvlink3_pct */
-        lab_figure(v, "%.0f", 100.0 * t->gbps / peak);
+        const double share = 100.0 * t->gbps / peak;
+        lab_figure(v, "%.0f", share);
         snprintf(part, sizeof part, "%s ~%.0f GB/s is %.0f%% of %d %s x %.3g GB/s = %.1f GB/s",
-                 t->link, t->gbps, 100.0 * t->gbps / peak, t->links,
+                 t->link, t->gbps, share, t->links,
                  t->nvlink_gen ? "links" : "lanes", rate, peak);
         add_part(list, sizeof list, "; ", part);
     }
