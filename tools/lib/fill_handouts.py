@@ -11,8 +11,9 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/: the tree stays clean
 from fill import HANDOUT_PART, Doc  # noqa: E402
-from fill_recordings import FIXTURES, MACHINES, ROOT  # noqa: E402
+from fill_recordings import FIXTURES, ROOT  # noqa: E402
 from fill_rows import converted  # noqa: E402
+import machines  # noqa: E402
 import nvbandwidth_rows  # noqa: E402 (tools/report/, on the path since fill_recordings)
 
 FIGURES = os.path.join(ROOT, "tools", "authoring", "handout-figures.tsv")
@@ -64,12 +65,10 @@ def rounded_figures(runs):
 def stray_figures(doc):
     """Figures outside the generated parts of a lab's handout DOC that no source of the lab holds."""
     sources, runs = "", []
-    for suffix, _ in MACHINES:
-        path = os.path.join(FIXTURES, f"lab{doc.nn}-{suffix}.csv")
-        if os.path.isfile(path):
-            with open(path) as f:
-                sources += f.read()
-            runs += nvbandwidth_rows.runs_beside(path)
+    for path, _ in machines.recordings(doc.nn, FIXTURES):
+        with open(path) as f:
+            sources += f.read()
+        runs += nvbandwidth_rows.runs_beside(path)
     rounded = rounded_figures(runs)
     known = known_figures(doc.lab)
     bad = []

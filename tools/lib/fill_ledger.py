@@ -4,14 +4,14 @@ files are compiled, how many claims each machine's recordings judge, and the rec
 document's lab that no placeholder of it cites.
 """
 
-import glob
 import os
 import re
 
 import converted as conversions
+import machines
 import result_rows
 from fill_claims import verdicts
-from fill_recordings import FIXTURES, MACHINES, ROOT, ROWS, FillError, fixture_file, gpus_named, rows
+from fill_recordings import FIXTURES, MACHINES, ROOT, ROWS, FillError, fixture_file, rows
 
 
 def make_variable(text, name):
@@ -45,17 +45,13 @@ def ledger(doc, suffix):
     if suffix not in ROWS:
         raise FillError(f"ledger: '{suffix}' is not one of {', '.join(ROWS)}")
     measured = total = 0
-    gpus, recorded_labs = [], []
-    for d in sorted(os.listdir(os.path.join(ROOT, "labs"))):
-        path = os.path.join(FIXTURES, f"lab{d[:2]}-{suffix}.csv")
-        if not re.match(r"\d\d-", d) or not os.path.isfile(path):
-            continue
-        recorded_labs.append(d[:2])
-        gpus = gpus or result_rows.machine(rows(f"lab{d[:2]}-{suffix}"))[0]
-        judged = verdicts(d[:2], f"lab{d[:2]}-{suffix}")  # the lab's handout shows them too: computed once
+    recorded_labs = [os.path.basename(path)[3:5] for path, _ in machines.recordings(fixtures=FIXTURES, suffix=suffix)]
+    for nn in recorded_labs:
+        judged = verdicts(nn, f"lab{nn}-{suffix}")  # the lab's handout shows them too: computed once
         total += len(judged)
         measured += sum(v in ("holds", "does_not_hold") for v, _, _ in judged.values())
-    hw = f"{gpus_named(gpus)} ({ROWS[suffix]['link_en']})"
+    gpus = result_rows.gpus_label(rows(f"lab{recorded_labs[0]}-{suffix}")) if recorded_labs else "no GPU"
+    hw = f"{gpus} ({ROWS[suffix]['link_en']})"
     # The labs counted, by name: a lab not recorded yet is named nowhere outside its own folders.
     labs = ", ".join(recorded_labs[:-1]) + f" and {recorded_labs[-1]}" if len(recorded_labs) > 1 \
         else "".join(recorded_labs)
@@ -85,7 +81,7 @@ def other_recordings(doc):
     cited = {pos[0] for _, pos, _ in doc.placeholders() if pos}
     if not doc.lab:
         return "\n".join(ledger(doc, suffix) for suffix, _ in MACHINES if suffix not in cited and
-                         glob.glob(os.path.join(glob.escape(FIXTURES), f"lab[0-9][0-9]-{suffix}.csv")))
+                         machines.recordings(fixtures=FIXTURES, suffix=suffix))
     parts = []
     for suffix, _ in MACHINES:
         fix = f"lab{doc.nn}-{suffix}"

@@ -182,18 +182,13 @@ def command(path):
         return f.readline().split("#")[0].strip()
 
 
-def gpus_named(gpus):
-    """GPUS (a recording's machine,gpu names, one a GPU) as a caption names them: "2× NAME"."""
-    return f"{len(gpus)}× {' + '.join(sorted(set(gpus)))}"
-
-
 def caption(doc, fix):
     """Where, on what, when and with what command FIX was recorded, in DOC's language."""
     path = fixture_path(fix, doc)
     gpus, date, cuda = result_rows.machine(rows(fix))
     if not gpus:
         raise FillError(f"{fix}.csv: no machine,gpu rows: the hardware cannot be named")
-    hw = gpus_named(gpus)
+    hw = result_rows.gpus_label(rows(fix))
     cmd = command(path)
     m = ROWS[suffix_of(fix)]
     name = f"{fix}.csv"

@@ -101,16 +101,6 @@ def recordings(nn=None, fixtures=None, **filters):
     return found
 
 
-def recording(nn, fixtures=None, **filters):
-    """The path of lab NN's first recording (in the table's order) on a machine whose columns
-    have these values; Unknown when it has none."""
-    found = recordings(nn, fixtures, **filters)
-    if not found:
-        want = " ".join(f"{k}={v}" for k, v in filters.items()) or "any machine"
-        raise Unknown(f"lab {nn} has no recording of a machine with {want}")
-    return found[0][0]
-
-
 def in_repo(nn=None, **filters):
     """recordings(), each path relative to the repository's root (as a report names it)."""
     return [(os.path.relpath(path, ROOT), m) for path, m in recordings(nn, **filters)]
