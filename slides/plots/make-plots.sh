@@ -16,17 +16,17 @@
 #
 # A script gets, as gnuplot variables: rec_n, the lab's count of recordings,
 # and for the Kth (1..rec_n) rec_K (its path), and its machine's row as
-# rec_gpus_K, rec_link_K, rec_label_K, rec_kind_K (link_kind) and rec_count_K
-# (gpu_count); slides/plots/screen.gp reads them (mfile(K), mgpus(K), ...).
+# rec_gpus_K, rec_link_K, rec_kind_K (link_kind) and rec_count_K (gpu_count);
+# slides/plots/screen.gp reads them (mfile(K), mgpus(K), ...).
 #
 # The labs drawn are those with a script slides/plots/labNN.gp: a new lab's
 # plots need its script and nothing else here. A lab with no recording stops
 # the script.
 #
 # The scripts read the rows' columns by name (set datafile columnheaders):
-# every column a script names (column("NAME"), strcol("NAME")) must be in the
-# header of each recording it is given, or this script stops naming the
-# recording and the column; other columns may come and go.
+# every column a script names (column("NAME"), strcol("NAME"), using "NAME")
+# must be in the header of each recording it is given, or this script stops
+# naming the recording and the column; other columns may come and go.
 #
 # FIXTURES=DIR reads the CSVs from DIR instead (same file names); PLOTS=DIR
 # runs the scripts labNN.gp and screen.gp of DIR instead (an edited copy).
@@ -62,29 +62,29 @@ for gp in "$plots"/lab[0-9][0-9].gp; do
 done
 [ ${#labs[@]} -gt 0 ] || { echo "make-plots: no plot script $plots/labNN.gp" >&2; exit 1; }
 
-# recordings FILE...: gnuplot's words for a lab's recordings (rec_n, rec_K, rec_gpus_K, ...),
-# each machine's columns read in one call
+# recordings LINE...: gnuplot's words for a lab's recordings (rec_n, rec_K, rec_gpus_K, ...),
+# each LINE a recording and its machine's columns as machines.py recordings --with=COLUMNS gives
+COLUMNS=gpus,link,link_kind,gpu_count
 recordings() {
-    local n=0 f suffix cols gpus link label kind count
-    for f in "$@"; do
+    local n=0 line f gpus link kind count
+    for line in "$@"; do
         n=$((n + 1))
-        suffix=$(python3 "$machines" of "$f" | cut -f2)
-        cols=$(python3 "$machines" field "$suffix" gpus link label link_kind gpu_count) || return 1
-        { read -r gpus; read -r link; read -r label; read -r kind; read -r count; } <<<"$cols"
-        case $cols in *"'"*)
-            echo "make-plots: machines.tsv: $suffix's row holds a ' (the plots quote its columns with ')" >&2
+        IFS=$'\t' read -r f gpus link kind count <<<"$line"
+        case $gpus$link$kind$count in *"'"*)
+            echo "make-plots: machines.tsv: the row of $f holds a ' (the plots quote its columns with ')" >&2
             return 1 ;;
         esac
         printf "rec_%d='%s'; " "$n" "$f"
-        printf "rec_gpus_%d='%s'; rec_link_%d='%s'; rec_label_%d='%s'; rec_kind_%d='%s'; rec_count_%d=%d; " \
-            "$n" "$gpus" "$n" "$link" "$n" "$label" "$n" "$kind" "$n" "$count"
+        printf "rec_gpus_%d='%s'; rec_link_%d='%s'; rec_kind_%d='%s'; rec_count_%d=%d; " \
+            "$n" "$gpus" "$n" "$link" "$n" "$kind" "$n" "$count"
     done
     echo "rec_n=$n; "
 }
 
 # named GP: the columns script GP reads by name, one a line
 named() {
-    grep -v '^[[:space:]]*#' "$1" | grep -oE '(column|strcol)\("[a-z_]+"\)' | sed -E 's/.*\("([a-z_]+)"\)/\1/' | sort -u
+    grep -v '^[[:space:]]*#' "$1" | grep -oE '((column|strcol)\(|using |:)"[a-z_]+"' |
+        sed -E 's/.*"([a-z_]+)"$/\1/' | sort -u
 }
 
 mkdir -p "$out"
@@ -93,11 +93,13 @@ case $out$fixtures$plots in *"'"*)
     exit 1 ;;
 esac
 for lab in "${labs[@]}"; do
-    mapfile -t all < <(FIXTURES=$fixtures python3 "$machines" recordings "$lab")
+    mapfile -t all < <(FIXTURES=$fixtures python3 "$machines" recordings "$lab" --with=$COLUMNS)
     [ -n "${all[0]:-}" ] || { echo "make-plots: lab $lab has no recording in $fixtures" >&2; exit 1; }
-    for f in "${all[@]}"; do
+    reads=$(named "$plots/lab$lab.gp")
+    for line in "${all[@]}"; do
+        f=${line%%$'\t'*}
         head=,$(head -n 1 "$f" | tr -d '\r'),
-        for col in $(named "$plots/lab$lab.gp"); do
+        for col in $reads; do
             [[ $head == *",$col,"* ]] && continue
             echo "make-plots: $f has no column '$col' (its header: ${head:1:${#head}-2});" \
                 "slides/plots/lab$lab.gp reads it by that name" >&2

@@ -27,12 +27,11 @@ set datafile columnheaders
 # The lab's recordings, every one make-plots.sh found (in the order of
 # tests/fixtures/machines.tsv): rec_n of them, the Kth's file and its machine's row.
 if (!exists("rec_n") || rec_n < 1) {
-    exit error "set rec_n and, for K = 1..rec_n, rec_K, rec_gpus_K, rec_link_K, rec_label_K, rec_kind_K, rec_count_K: make-plots.sh does"
+    exit error "set rec_n and, for K = 1..rec_n, rec_K, rec_gpus_K, rec_link_K, rec_kind_K, rec_count_K: make-plots.sh does"
 }
 mfile(i) = value(sprintf("rec_%d", i))
 mgpus(i) = value(sprintf("rec_gpus_%d", i))
 mlink(i) = value(sprintf("rec_link_%d", i))
-mlabel(i) = value(sprintf("rec_label_%d", i))
 mkind(i) = value(sprintf("rec_kind_%d", i))
 mcount(i) = value(sprintf("rec_count_%d", i))
 # how a plot names a machine: "GPUS, LINK", as its row writes them

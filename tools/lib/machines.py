@@ -8,10 +8,11 @@ machine or a suffix. (tests/helpers/machines.bash answers the same for the tests
 
     machines.py suffixes [COL=VALUE ...]          the suffixes of the machines whose columns
                                                   have these values, in the table's order
-    machines.py field SUFFIX COLUMN [COLUMN ...]  columns of one machine, one a line
-    machines.py recordings [NN] [COL=VALUE ...]   the recordings (paths) of lab NN, or of every
-                                                  lab, of those machines; FIXTURES=DIR looks
-                                                  for them in DIR
+    machines.py recordings [NN] [COL=VALUE ...] [--with=COL,...]
+                                                  the recordings (paths) of lab NN, or of every
+                                                  lab, of those machines, each with its
+                                                  machine's columns COL after tabs (--with);
+                                                  FIXTURES=DIR looks for them in DIR
     machines.py of FILE                           "NN<TAB>SUFFIX" of a recording (labNN-SUFFIX.csv)
 
 Exit 2 for bad usage, 1 for a table that cannot be read or a machine or column it lacks.
@@ -77,14 +78,6 @@ def suffixes(**filters):
     return [m["suffix"] for m in machines() if matches(m, filters)]
 
 
-def machine(suffix):
-    """The machine of SUFFIX, or Unknown."""
-    for m in machines():
-        if m["suffix"] == suffix:
-            return m
-    raise Unknown(f"{TABLE} has no machine '{suffix}' (its suffixes: {', '.join(suffixes())})")
-
-
 def recordings(nn=None, fixtures=None, **filters):
     """[(path, machine)]: the recordings of lab NN (every lab without NN) made on machines
     whose columns have these values, lab by lab, each lab's in the table's order."""
@@ -144,13 +137,6 @@ def main(argv):
             for suffix in suffixes(**filters_of(args[1:])):
                 print(suffix)
             return 0
-        if len(args) >= 3 and args[0] == "field":
-            m = machine(args[1])
-            for col in args[2:]:
-                if col not in m:
-                    raise Unknown(f"{TABLE} has no column '{col}'")
-            print("\n".join(m[col] for col in args[2:]))
-            return 0
         if len(args) == 2 and args[0] == "of":
             nn, m = of(args[1])
             print(f"{nn}\t{m['suffix']}")
@@ -158,9 +144,12 @@ def main(argv):
         if args and args[0] == "recordings":
             rest = args[1:]
             nn = rest.pop(0) if rest and re.fullmatch(r"\d\d", rest[0]) else None
+            cols = [c for a in rest if a.startswith("--with=") for c in a[len("--with="):].split(",")]
+            rest = [a for a in rest if not a.startswith("--with=")]
+            check_columns(dict.fromkeys(cols))
             fixtures = os.environ.get("FIXTURES") or None
-            for path, _ in recordings(nn, fixtures, **filters_of(rest)):
-                print(path)
+            for path, m in recordings(nn, fixtures, **filters_of(rest)):
+                print("\t".join([path] + [m[c] for c in cols]))
             return 0
     except ValueError:
         pass
