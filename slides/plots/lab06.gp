@@ -5,11 +5,11 @@
 # Writes OUT/lab06-busbw.png: the all-reduce's bus bandwidth (nccl-tests'
 # busbw, the gbps column) against the bytes per rank, one line per algorithm
 # (ring, one_shot, nccl over the mapped peer buffers or the peer links;
-# host_staged through host memory the ranks share). One panel per recording:
-# csv, ranks on a machine of several GPUs (one rank per GPU: route peer), and
-# csv1, ranks sharing one GPU (route loopback: the "peer" buffer is the same
-# GPU's memory, no link is measured, and the panel says so). Either may be
-# '' (no recording of the lab on that machine yet): its panel is left out.
+# host_staged through host memory the ranks share). One panel per recording
+# make-plots.sh hands it (screen.gp's rec_K): ranks on a machine of several GPUs
+# (one rank per GPU: route peer), or ranks sharing one GPU (route loopback: the
+# "peer" buffer is the same GPU's memory, no link is measured, and the panel
+# says so). A machine with no recording of the lab has no panel.
 # Each panel's title says what its data shows: at how many sizes the fastest
 # all-reduce through IPC handles (or NCCL) beat host staging, and by how much
 # at the largest size.
