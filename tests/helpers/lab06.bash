@@ -11,7 +11,8 @@ lab06_check_rows() {
 }
 
 # lab06_wait_for_rank LAUNCHER_PID KEY RANK: print the pid of the launcher's child that is rank
-# RANK of experiment KEY once it runs (up to 20 s); fail otherwise.
+# RANK of experiment KEY once it runs (up to 20 s); fail otherwise, at once when the launcher
+# has exited (a skeleton's ranks stop at a TODO, and the launcher with them).
 lab06_wait_for_rank() {
     local i pid
     for i in $(seq 200); do
@@ -21,9 +22,16 @@ lab06_wait_for_rank() {
                 return 0
             fi
         done
+        lab06_running "$1" || return 1
         sleep 0.1
     done
     return 1
+}
+
+# lab06_running PID: PID runs (a process that has exited but is not yet reaped does not).
+lab06_running() {
+    local state
+    state=$(ps -o stat= -p "$1" 2>/dev/null) && [[ $state != Z* ]]
 }
 
 # lab06_no_rank_left LAUNCHER_PID: no process of the launcher's is left, anywhere.
