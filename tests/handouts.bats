@@ -229,6 +229,7 @@ EOF
     printf '\n<!-- fill: no-such-kind lab01-x -->\n<!-- /fill -->\n' >>"$h"
     n=$(grep -n 'no-such-kind' "$h" | cut -d: -f1)
     sed -i -E 's/: ([0-9]+) of the chapter.s/: 99 of the chapter'"'"'s/' "$copy/README.md"
+    ! cmp -s "$REPO_ROOT/README.md" "$copy/README.md" || fail "the ledger was not made stale: the check below would mean nothing"
     cp "$copy/README.md" "$BATS_TEST_TMPDIR/README.before"
     run numbers "$copy"
     assert_failure
@@ -349,24 +350,13 @@ CHAPTER="$REPO_ROOT/../shared/chapter/000_93af1dbb3a5801f1.txt"
     refute_output --partial "02-memcpy-peer/README.zh-CN.md: not the chapter's words: GPU必须支持UVA"
 }
 
-# A scratch repository holding this tree's course files, all committed.
-scratch_repo() {
-    local copy="$BATS_TEST_TMPDIR/course"
-    mkdir -p "$copy"
-    "$REPO_ROOT/tools/authoring/source-files.sh" | (cd "$REPO_ROOT" && xargs -0 cp --parents -t "$copy/")
-    git -C "$copy" init -q
-    git -C "$copy" add -A
-    git -C "$copy" -c user.name=course -c user.email=course@localhost commit -qm course
-    echo "$copy"
-}
-
 todo_count() { grep -c 'LAB_TODO(' "$1"; }
 
 @test "handouts: make handout ships the generated skeletons and committed files only, naming what it left out" {
     command -v unifdef >/dev/null || skip "unifdef is not installed (sudo apt-get install unifdef)"
     [ -d "$REPO_ROOT/solutions" ] || skip "make handout is the instructor's: not in the student tree"
-    local repo file tree want
-    repo=$(scratch_repo)
+    local repo="$BATS_TEST_TMPDIR/course" file tree want
+    scratch_repo "$repo"
     file=labs/02-memcpy-peer/student/p2p_copy.c
     want=$(todo_count "$repo/$file")
     [ "$want" -gt 0 ] || fail "$file holds no LAB_TODO"
@@ -398,8 +388,7 @@ todo_count() { grep -c 'LAB_TODO(' "$1"; }
     command -v unifdef >/dev/null || skip "unifdef is not installed (sudo apt-get install unifdef)"
     [ -d "$REPO_ROOT/solutions" ] || skip "make handout is the instructor's: not in the student tree"
     local copy="$BATS_TEST_TMPDIR/nogit" file=labs/02-memcpy-peer/student/p2p_copy.c want
-    mkdir -p "$copy"
-    "$REPO_ROOT/tools/authoring/source-files.sh" | (cd "$REPO_ROOT" && xargs -0 cp --parents -t "$copy/")
+    source_copy "$copy"
     want=$(todo_count "$copy/$file")
     unifdef -ULAB_SKELETON "$copy/solutions/02-memcpy-peer/p2p_copy.c" >"$copy/$file" || true
     GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" run make -s -C "$copy" handout BUILD="$BATS_TEST_TMPDIR/b"
@@ -411,8 +400,8 @@ todo_count() { grep -c 'LAB_TODO(' "$1"; }
 @test "handouts: the student tree's make help offers only what works there" {
     command -v unifdef >/dev/null || skip "unifdef is not installed (sudo apt-get install unifdef)"
     [ -d "$REPO_ROOT/solutions" ] || skip "make handout is the instructor's: not in the student tree"
-    local repo tree
-    repo=$(scratch_repo)
+    local repo="$BATS_TEST_TMPDIR/course" tree
+    scratch_repo "$repo"
     run make -s -C "$repo" handout BUILD="$BATS_TEST_TMPDIR/b"
     assert_success
     tree="$BATS_TEST_TMPDIR/b/handout/p2p-course"

@@ -430,8 +430,7 @@ lab_names() {
 @test "repo: make docs works in a tree whose path has a space (Doxygen before 1.9.7 cannot link there)" {
     command -v doxygen >/dev/null || skip "doxygen is not installed (sudo apt-get install doxygen)"
     local tree="$BATS_TEST_TMPDIR/a course/tree"
-    mkdir -p "$tree"
-    (cd "$REPO_ROOT" && tools/authoring/source-files.sh | xargs -0 cp --parents -t "$tree")
+    source_copy "$tree"
     run make -s -C "$tree" docs BUILD="$tree/build"
     assert_success
     assert_file_exists "$tree/build/docs/html/index.html"

@@ -16,6 +16,25 @@ FIXTURES="$REPO_ROOT/tests/fixtures"
 # The machines and their recordings (tests/fixtures/machines.tsv): recordings, recording ...
 source "$(dirname "${BASH_SOURCE[0]}")/machines.bash"
 
+# source_copy DIR: the course's own files (tools/authoring/source-files.sh) copied into DIR.
+source_copy() {
+    mkdir -p "$1"
+    (cd "$REPO_ROOT" && tools/authoring/source-files.sh | xargs -0 cp --parents -t "$1")
+}
+
+# scratch_repo DIR: source_copy DIR, committed there as a git repository of its own (git status
+# then shows what a step changed).
+scratch_repo() {
+    source_copy "$1"
+    git -C "$1" init -q && git -C "$1" add -A &&
+        git -C "$1" -c user.name=course -c user.email=course@localhost commit -qm course
+}
+
+# svg_words FILE: the text of an SVG's labels, a line each (Graphviz writes a - as &#45;).
+svg_words() {
+    grep -oE '<text[^>]*>[^<]*</text>' "$1" | sed -E 's/<[^>]*>//g; s/&#45;/-/g'
+}
+
 # built DIR NN: the path of lab NN's executable in DIR (bin, unit, host ...).
 built() {
     local match
