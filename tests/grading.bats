@@ -586,8 +586,7 @@ XML
 @test "grading: every planted mistake names one kind of tests/mistakes/kinds.tsv on its second line, and every kind has a patch" {
     local table="$REPO_ROOT/tests/mistakes/kinds.tsv" kinds patch lines kind bad=""
     assert_file_exists "$table"
-    # The ids: the first column below the header, # lines left out.
-    kinds=$(awk -F'\t' '/^#/ || !NF { next } header++ { print $1 }' "$table")
+    kinds=$(tsv_column "$table" id) || fail "$table: no column id"
     [ -n "$kinds" ] || fail "$table lists no kind"
     for patch in "$REPO_ROOT"/tests/mistakes/*.patch; do
         lines=$(grep -c '^# kind:' "$patch" || true)

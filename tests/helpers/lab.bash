@@ -332,17 +332,23 @@ rows_run() {
         '"$1"$'\n'"$last" "${@:2}"
 }
 
-# lab_claim_ids NN: the ids of lab NN's claims, one a line: the column "id" of
-# labs/NN-*/claims.tsv (lines of # are comments, the first other line its header).
-lab_claim_ids() {
-    awk -F'\t' '
-        /^#/ { next }
+# tsv_column FILE NAME: the column NAME of the course's table FILE, a line a row (tab-separated;
+# lines of # and blank lines are comments, the first other line its header). A header without
+# NAME is an error (status 2).
+tsv_column() {
+    awk -F'\t' -v name="$2" '
+        /^#/ || !NF { next }
         !named++ {
-            for (i = 1; i <= NF; i++) if ($i == "id") id = i
-            if (!id) { print FILENAME ": no column \"id\" in its header" > "/dev/stderr"; exit 2 }
+            for (i = 1; i <= NF; i++) if ($i == name) col = i
+            if (!col) { print FILENAME ": no column \"" name "\" in its header" > "/dev/stderr"; exit 2 }
             next
         }
-        { print $id }' "$REPO_ROOT"/labs/"$1"-*/claims.tsv
+        { print $col }' "$1"
+}
+
+# lab_claim_ids NN: the ids of lab NN's claims, one a line: the column "id" of labs/NN-*/claims.tsv.
+lab_claim_ids() {
+    tsv_column "$(echo "$REPO_ROOT"/labs/"$1"-*/claims.tsv)" id
 }
 
 # csv_get FILE COLUMN [COL=VALUE...]: the COLUMN values of the rows whose
