@@ -243,6 +243,20 @@ assert_exact() {
     assert_line --regexp '^claim,pcie_atomics_need_hw_support,.*,untested,.*lost none of 1000 increments'
 }
 
+@test "04: a peer direction without native atomics makes the hardware claim hold, with the figures its headline shows" {
+    local file=$BATS_TEST_TMPDIR/no-peer-atomics.csv fx
+    fx=$(recording 04 gpu_count=2)
+    # Synthetic: the pair's scan finds one of its two directions with access without native atomics.
+    rows_edit 'f("experiment") == "link" && f("variant") == "directions_without_native_atomics" { set("value", 1); set("detail", "0->1") }' \
+        "$fx" >"$file"
+    run "$(host_tool 04)" verdicts "$file"
+    assert_line --regexp '^claim,pcie_atomics_need_hw_support,.*,holds,1 of 2 directions with peer access carry no native atomics \(0->1\)'
+    # the deck's headline of that verdict has its figures (labs/04-peer-atomics/headlines.tsv)
+    run "$(host_tool 04)" figures "$file"
+    assert_line "pcie_atomics_need_hw_support,without,1"
+    assert_line "pcie_atomics_need_hw_support,with_access,2"
+}
+
 @test "04: the NVLink claim holds only with both halves measured, and fails on either" {
     local tool file=$BATS_TEST_TMPDIR/halves.csv fx
     tool=$(host_tool 04)

@@ -202,10 +202,14 @@ static lab_verdict judge_hw_support(const lab_rows *rows, char *said, size_t len
                        "were lost: without that support the atomics are not atomic",
                        mixed->src, lost, mixed->count);
     }
-    if (scan && atoi(scan->value) > 0)
+    if (scan && atoi(scan->value) > 0) {
+        const char *of = with ? with->value : "?";
+        lab_figure("without", "%s", scan->value);
+        lab_figure("with_access", "%s", of);
         return lab_say(LAB_HOLDS, said, len, "%s of %s directions with peer access carry no "
                        "native atomics (%s): access alone does not make atomics work across "
-                       "a link", scan->value, with ? with->value : "?", scan->detail);
+                       "a link", scan->value, of, scan->detail);
+    }
     if (native == 0 && mixed && overlapped > 0)
         return lab_say(LAB_UNTESTED, said, len, "cudaDevAttrHostNativeAtomicSupported is 0 "
                        "yet the GPU and the CPU lost none of %ld increments on one host counter "
