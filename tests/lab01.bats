@@ -380,6 +380,10 @@ assert_all_verified() {
       echo "explicit_memory,after_owner_free,peer,1,0,,0,0,0,,,,,,-1,cudaErrorInvalidValue,"; } >"$file"
     run "$(host_tool 01)" verdicts "$file"
     assert_line --regexp '^claim,memory_still_explicit,.*,holds,on 1 of 1 directions .*saw cudaErrorInvalidValue$'
+    # the figures of the deck's headline (labs/01-peer-checks/headlines.tsv)
+    run "$(host_tool 01)" figures "$file"
+    assert_line "memory_still_explicit,kept,1"
+    assert_line "memory_still_explicit,pairs,1"
     sed -i 's/^explicit_memory,owner_with_access,peer,1,0,,0,0,0,,,,,,1,device 1,$/explicit_memory,owner_with_access,peer,1,0,,0,0,0,,,,,,0,managed,/' "$file"
     run "$(host_tool 01)" verdicts "$file"
     assert_line --regexp '^claim,memory_still_explicit,.*,does_not_hold,on 0 of 1 directions '

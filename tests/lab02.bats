@@ -191,6 +191,22 @@ assert_all_ones() {
     assert_line --regexp "^claim,current_device_required,.*,does_not_hold,"
 }
 
+@test "02: a copy that does not arrive decides the current-device claim, with the figure its headline shows" {
+    local file=$BATS_TEST_TMPDIR/lost.csv fx
+    fx=$(recording 02 gpu_count=2)
+    # Synthetic: the copies made with the source current did not arrive; those with the destination did.
+    rows_edit 'f("experiment") == "current_device" && f("variant") == "current_src" { set("verified", 0) }' "$fx" >"$file"
+    run "$(host_tool 02)" verdicts "$file"
+    assert_line --regexp '^claim,current_device_required,.*,holds,copies made with another GPU current did not arrive'
+    run "$(host_tool 02)" figures "$file"
+    assert_line "current_device_required,failed_with,another GPU"
+    rows_edit 'f("experiment") == "current_device" { set("verified", 0) }' "$fx" >"$file"
+    run "$(host_tool 02)" verdicts "$file"
+    assert_line --regexp '^claim,current_device_required,.*,does_not_hold,copies failed even with the destination current'
+    run "$(host_tool 02)" figures "$file"
+    assert_line "current_device_required,failed_with,the destination"
+}
+
 # switch_rows FILE ROUTE PEER_US SWITCH_US SIZE...: host-clocked switch rows of
 # GPU 0 <-> GPU 1 over ROUTE, both ways at each SIZE, with PEER_US and SWITCH_US
 # microseconds per call (one value for all sizes, or a list, one per size).

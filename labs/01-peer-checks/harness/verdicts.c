@@ -140,6 +140,8 @@ static lab_verdict judge_explicit(const lab_rows *rows, char *said, size_t len)
     if (pairs == 0)
         return lab_say(LAB_UNTESTED, said, len, "needs two GPUs with peer access: %s",
                        lab_rows_skip_reason(rows, "explicit_memory", NULL));
+    lab_figure("kept", "%zu", kept);
+    lab_figure("pairs", "%zu", pairs);
     return lab_judge(kept == pairs, said, len, "on %zu of %zu directions with access on, the "
                      "peer's cudaMalloc buffer was still the peer's device memory; after the "
                      "peer freed it the other GPU saw %s", kept, pairs,

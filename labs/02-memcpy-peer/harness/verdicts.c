@@ -85,12 +85,14 @@ static lab_verdict judge_current_device(const lab_rows *rows, char *said, size_t
     if (copies == 0)
         return lab_say(LAB_UNTESTED, said, len, "no copy was made: %s",
                        lab_rows_skip_reason(rows, "current_device", "peer"));
-    if (bad[0] || bad[1])
+    if (bad[0] || bad[1]) {
+        lab_figure("failed_with", "%s", bad[1] ? "the destination" : "another GPU");
         return lab_judge(!bad[1], said, len, "%s", bad[1]
                          ? "copies failed even with the destination current: the current "
                            "device is not what decides it"
                          : "copies made with another GPU current did not arrive; all with the "
                            "destination current did");
+    }
     const char *route =
         lab_rows_find(rows, "current_device", NULL, "peer", NULL, 0) ? "peer" : "peer_off";
     const lab_row *s = lab_rows_find(rows, "current_device", "current_src", route, NULL, 0);
