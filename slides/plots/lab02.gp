@@ -23,6 +23,8 @@ t(m, r, a, b) = strcol("experiment") eq "timing" && strcol("variant") eq m && st
 set output out."/lab02-methods.png"
 set multiplot title "Peer access decides the speed; the API does not" font ",20"
 NP = rec_n
+KEYH = 0.14
+PANELH = 0.78
 do for [p = 1:NP] {
     F = mfile(p)
     if (mfar(p) eq "peer") {
@@ -42,8 +44,7 @@ do for [p = 1:NP] {
         what = sprintf("GPU %d -> GPU %d: one GPU, no link", A, B)
     }
     set title sprintf("%s\n%s", mhw(p), what) font ",16"
-    set size 1.0 / NP, 0.78
-    set origin (p - 1) * 1.0 / NP, 0.14
+    @panel
     set logscale x 2
     set xrange [3000:360000000]
     # local memory copies run far above any link: that panel scales to its own data
@@ -71,22 +72,7 @@ do for [p = 1:NP] {
             F using "bytes":(t("host_staged", R, A, B) ? column("gbps") : NaN) pt 9 ps 1.8 lc 4
     }
 }
-# the key's strip: no axes, no data, only the key
-set size 1, 0.14
-set origin 0, 0
-unset title
-unset border
-unset tics
-unset grid
-unset logscale
-unset xlabel
-unset ylabel
-set xrange [0:1]
-set yrange [0:1]
-set lmargin 0
-set rmargin 0
-set tmargin 0
-set bmargin 0
+@strip
 set key center center horizontal maxrows 2 width -2 font ",18"
 plot \
     NaN with linespoints pt 7 ps 1.6 lc 1 title "cudaMemcpyPeer", \

@@ -30,6 +30,8 @@ set output out."/lab03-variants.png"
 # a panel per machine side by side, and one key for all in a strip of its own below them
 set multiplot title "Pull, push or copy first: GB/s against the array size (titles: at the largest size)" font ",19"
 NP = rec_n
+KEYH = 0.12
+PANELH = 0.8
 do for [p = 1:NP] {
     F = mfile(p)
     R = mfar(p)
@@ -47,8 +49,7 @@ do for [p = 1:NP] {
     set style data linespoints
     set yrange [0:*]
     unset key
-    set size 1.0 / NP, 0.8
-    set origin (p - 1) * 1.0 / NP, 0.12
+    @panel
     set title sprintf("%s\n%s", mhw(p), says(PULL, COPY)) font (NP > 2 ? ",15" : ",18")
     set ylabel (p == 1 ? "GB/s (median)" : "")
     plot \
@@ -57,21 +58,7 @@ do for [p = 1:NP] {
         F using "bytes":(v("copy_only", R)) pt 4 ps 1.4 dt 3 lc rgb "#e69f00", \
         F using "bytes":(v("copy_then_compute", R)) pt 13 ps 1.6 lc rgb "#d55e00"
 }
-# the key's strip: no axes, no data, only the key
-set size 1, 0.12
-set origin 0, 0
-unset title
-unset border
-unset tics
-unset grid
-unset logscale
-unset ylabel
-set xrange [0:1]
-set yrange [0:1]
-set lmargin 0
-set rmargin 0
-set tmargin 0
-set bmargin 0
+@strip
 set key center center horizontal maxcols 4 width 1 font ",18"
 plot \
     NaN with linespoints pt 5 ps 1.4 lc rgb "#009e73" title "pull (a reads b)", \

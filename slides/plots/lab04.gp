@@ -27,7 +27,6 @@ load here."/screen.gp"
 # machine, its local memory and across its link (the peer on a pair, the host
 # on one GPU), in the machine's colour; a dashed line between machines.
 ns(us, steps) = us * 1000.0 / steps
-is(e, v, r) = strcol("experiment") eq e && strcol("variant") eq v && strcol("route") eq r
 x0(i) = 1 + 2.5 * (i - 1)
 lpos(i) = is("latency", "device", "loopback") ? x0(i) : \
           (mfar(i) eq "peer" ? is("latency-peer", "device", "peer") : is("latency", "device", "host")) ? x0(i) + 1 : NaN
@@ -88,11 +87,12 @@ ms = 'column("median_us") / 1000.0'
 WIDE = 0
 do for [i = 1:rec_n] { WIDE = WIDE + bars(i) }
 set output out."/lab04-counters.png"
+KEYH = 0.08
 set multiplot title "Fewer atomics across the link, faster: aggregate, or count locally" font ",20"
 X = 0
 do for [i = 1:rec_n] {
     set size 1.0 * bars(i) / WIDE, 0.82
-    set origin X, 0.08
+    set origin X, KEYH
     X = X + 1.0 * bars(i) / WIDE
     set title mhw(i) font ",16"
     set xrange [0.4:bars(i) + 0.6]
@@ -116,21 +116,7 @@ do for [i = 1:rec_n] {
         mfile(i) using (cpos(i)):(@ms):(sys_scope(strcol("variant")) ? 0xd55e00 : 0x0072b2) with points pt 7 ps 3 lc rgb variable, \
         mfile(i) using (cpos(i)):(@ms):(sprintf("%.3g", @ms)) with labels offset 0,1.4 font ",14"
 }
-# the key's strip: no axes, no data, only the key
-set size 1, 0.08
-set origin 0, 0
-unset title
-unset border
-unset tics
-unset grid
-unset logscale
-unset ylabel
-set xrange [0:1]
-set yrange [0:1]
-set lmargin 0
-set rmargin 0
-set tmargin 0
-set bmargin 0
+@strip
 set key center center horizontal font ",18"
 plot \
     NaN with points pt 7 ps 3 lc rgb "#0072b2" title "device scope (atomicAdd)", \

@@ -35,10 +35,22 @@ do for [r in "peer host"] {
     }
     eval sprintf("DRAWN_%s = '%s'; NONE_%s = '%s'", r, D, r, N)
 }
-# panel(p, np): a panel's place, side by side above the key's strip (the bottom KEYH)
-panel = 'set size 1.0 / NP, 0.93 - KEYH; set origin (p - 1) * 1.0 / NP, KEYH'
-# the key's strip: no axes, no data, only the key; the note of the machines not drawn under it
-strip = 'set size 1, KEYH - 0.05; set origin 0, 0.05; unset title; unset border; unset tics; unset grid; unset logscale; unset xlabel; unset ylabel; unset arrow; set xrange [0:1]; set yrange [0:1]; set lmargin 0; set rmargin 0; set tmargin 0; set bmargin 0'
+# PA[i], PB[i]: the pair of GPUs machine i measured, where it has several (its config rows);
+# lo(i), hi(i): the two in order (a both-ways row and a ping-pong are named that way)
+array PA[rec_n]
+array PB[rec_n]
+do for [i = 1:rec_n] {
+    if (mfar(i) eq "peer") {
+        stats mfile(i) using (strcol("experiment") eq "config" && strcol("variant") eq "pair_a" ? column("value") : NaN) nooutput
+        PA[i] = int(STATS_min)
+        stats mfile(i) using (strcol("experiment") eq "config" && strcol("variant") eq "pair_b" ? column("value") : NaN) nooutput
+        PB[i] = int(STATS_min)
+    }
+}
+lo(i) = PA[i] < PB[i] ? PA[i] : PB[i]
+hi(i) = PA[i] < PB[i] ? PB[i] : PA[i]
+# the panels' key (@strip) keeps room under it for the note of the machines not drawn
+KEYY = 0.05
 note(none, why) = none eq "" ? "" : sprintf("not drawn: %s (%s)", none, why)
 
 # ------------------------------------------------------------ bandwidth --
@@ -48,16 +60,13 @@ note(none, why) = none eq "" ? "" : sprintf("not drawn: %s (%s)", none, why)
 set output out."/lab05-bandwidth.png"
 NP = words(DRAWN_peer)
 KEYH = 0.24
+PANELH = 0.93 - KEYH
 set multiplot title "Large copies come close to the link's peak; small ones stay far below it" font ",20"
 do for [p = 1:NP] {
     i = int(word(DRAWN_peer, p))
     F = mfile(i)
-    stats F using (strcol("experiment") eq "config" && strcol("variant") eq "pair_a" ? column("value") : NaN) nooutput
-    A = int(STATS_min)
-    stats F using (strcol("experiment") eq "config" && strcol("variant") eq "pair_b" ? column("value") : NaN) nooutput
-    B = int(STATS_min)
-    LO = A < B ? A : B
-    HI = A < B ? B : A
+    A = PA[i]
+    B = PB[i]
     @panel
     set title sprintf("%s: GPU %d -> GPU %d", mhw(i), A, B) font ",16"
     set logscale x 2
@@ -73,7 +82,7 @@ do for [p = 1:NP] {
     unset key
     set style data linespoints
     one(e, v, r) = row(e, v, "one_way", r) && pair(A, B)
-    both(e, v, r) = row(e, v, "both_ways", r) && pair(LO, HI)
+    both(e, v, r) = row(e, v, "both_ways", r) && pair(lo(i), hi(i))
     plot \
         F using "bytes":(both("ce_bandwidth", "ce", "peer") ? column("gbps") : NaN) pt 5 ps 1.2 lc rgb "#009e73", \
         F using "bytes":(one("ce_bandwidth", "ce", "peer") ? column("gbps") : NaN) pt 7 ps 1.2 lc rgb "#0072b2", \
@@ -103,6 +112,7 @@ load here."/screen.gp"
 set output out."/lab05-host-bandwidth.png"
 NP = words(DRAWN_host)
 KEYH = 0.24
+PANELH = 0.93 - KEYH
 set multiplot title "The host link: the same shape under a lower ceiling" font ",20"
 do for [p = 1:NP] {
     i = int(word(DRAWN_host, p))
@@ -148,20 +158,13 @@ unset multiplot
 reset
 load here."/screen.gp"
 chase(r) = strcol("experiment") eq "pointer_chase" && strcol("variant") eq "chase" && strcol("route") eq r && strcol("mode") ne "in_l2"
-is(e, v, r) = strcol("experiment") eq e && strcol("variant") eq v && strcol("route") eq r
-# G[i]: where machine i's group starts; PA, PB, PLO, PHI: its pair (a machine of several GPUs)
+# G[i]: where machine i's group starts
 array G[rec_n]
-array PA[rec_n]
-array PB[rec_n]
 tics = ""
 X = 1
 do for [i = 1:rec_n] {
     G[i] = X
     if (mfar(i) eq "peer") {
-        stats mfile(i) using (strcol("experiment") eq "config" && strcol("variant") eq "pair_a" ? column("value") : NaN) nooutput
-        PA[i] = int(STATS_min)
-        stats mfile(i) using (strcol("experiment") eq "config" && strcol("variant") eq "pair_b" ? column("value") : NaN) nooutput
-        PB[i] = int(STATS_min)
         t = '"4 B copy\nqueued" %g, "4 B copy\n+ sync" %g, "load\nlocal" %g, "load\nfrom peer" %g, "ping-pong\nGPU-GPU" %g'
     } else {
         t = '"4 B copy\nqueued" %g, "4 B copy\n+ sync" %g, "load from\nhost" %g, "ping-pong\nGPU-CPU" %g, "ping-pong\nCPU-GPU" %g'
@@ -170,8 +173,6 @@ do for [i = 1:rec_n] {
     if (i > 1) { set arrow i from X - 0.75, graph 0 to X - 0.75, graph 1 nohead dt 2 lc "gray40" }
     X = X + 5.5
 }
-lo(i) = PA[i] < PB[i] ? PA[i] : PB[i]
-hi(i) = PA[i] < PB[i] ? PB[i] : PA[i]
 twopos(i) = is("memcpy_latency", "ce_queued", "peer") && pair(PA[i], PB[i]) ? G[i] : \
     is("memcpy_latency", "ce_synced", "peer") && pair(PA[i], PB[i]) ? G[i] + 1 : \
     chase("loopback") && pair(PA[i], PA[i]) ? G[i] + 2 : chase("peer") && pair(PB[i], PA[i]) ? G[i] + 3 : \
@@ -209,16 +210,13 @@ load here."/screen.gp"
 stats mfile(1) using (strcol("experiment") eq "streams" ? column("bytes") : NaN) nooutput
 SLICE = STATS_max
 # ce_at(route, src, dst, n): GB/s of one copy of n slices in one stream
-ce_at(route, s, d, n) = strcol("experiment") eq "ce_bandwidth" && strcol("variant") eq "ce" && strcol("mode") eq "one_way" && \
-    strcol("route") eq route && column("src") == s && column("dst") == d && column("bytes") == n * SLICE ? column("gbps") : NaN
+ce_at(route, s, d, n) = row("ce_bandwidth", "ce", "one_way", route) && pair(s, d) && column("bytes") == n * SLICE ? column("gbps") : NaN
 # BASE[8 (i - 1) + n]: machine i's baseline for n streams (across its pair, or host -> GPU 0)
 array BASE[8 * rec_n]
 do for [i = 1:rec_n] {
     if (mfar(i) eq "peer") {
-        stats mfile(i) using (strcol("experiment") eq "config" && strcol("variant") eq "pair_a" ? column("value") : NaN) nooutput
-        S = int(STATS_min)
-        stats mfile(i) using (strcol("experiment") eq "config" && strcol("variant") eq "pair_b" ? column("value") : NaN) nooutput
-        D = int(STATS_min)
+        S = PA[i]
+        D = PB[i]
     } else {
         S = -1
         D = 0

@@ -22,6 +22,8 @@ here = exists("here") ? here : "slides/plots"
 load here."/screen.gp"
 
 NP = rec_n
+KEYH = 0.12
+PANELH = 0.88
 
 ar(v) = strcol("experiment") eq "allreduce" && strcol("variant") eq v
 # each algorithm's line, the same in the panels and in the key
@@ -67,8 +69,7 @@ do for [p = 1:NP] {
     sep = NP == 1 ? " " : "\n"
     set title sprintf("%s:%s%s\nthe fastest of %s%sbeat host staging at %d of %d sizes, %.0f× at the largest", \
         H, sep, where, who, sep, W, N, RATIO) font (NP == 1 ? ",17" : ",16")
-    set size 1.0 / NP, 0.88
-    set origin (p - 1) * 1.0 / NP, 0.12
+    @panel
     set logscale x 2
     set xrange [3000:1.5e9]
     if (NP == 1) {
@@ -89,22 +90,7 @@ do for [p = 1:NP] {
     plot for [a in algs] F using "bytes":(ar(a) ? column("gbps") : NaN) \
         pt pt_of(a) ps (a eq "host_staged" ? 1.5 : 1.3) dt dt_of(a) lc rgb lc_of(a)
 }
-# the key's strip: no axes, no data, only the key
-set size 1, 0.12
-set origin 0, 0
-unset title
-unset border
-unset tics
-unset grid
-unset logscale
-unset xlabel
-unset ylabel
-set xrange [0:1]
-set yrange [0:1]
-set lmargin 0
-set rmargin 0
-set tmargin 0
-set bmargin 0
+@strip
 set key center center horizontal maxcols 4 Left reverse width 0 samplen 2 font ",18"
 plot \
     NaN with linespoints pt pt_of("ring") ps 1.3 dt dt_of("ring") lc rgb lc_of("ring") title "ring", \

@@ -19,6 +19,17 @@ if (exists("layout_check")) {
     set key textcolor rgb "#ff00ff"
 }
 
+# ------------------------------------------------------------ layout --
+# Panels side by side above one key in a strip of its own: panel p of NP is PANELH high on top
+# of the strip, which takes the bottom KEYH (from KEYY up: a script may keep room for a note
+# under it). @panel and @strip place them; the strip has no axes and no data, only the key.
+if (!exists("KEYY")) KEYY = 0
+panel = 'set size 1.0 / NP, PANELH; set origin (p - 1) * 1.0 / NP, KEYH'
+strip = 'set size 1, KEYH - KEYY; set origin 0, KEYY; unset title; unset border; unset tics; unset grid; unset logscale; unset xlabel; unset ylabel; unset arrow; set xrange [0:1]; set yrange [0:1]; set lmargin 0; set rmargin 0; set tmargin 0; set bmargin 0'
+
+# a row of experiment E, variant V over route R
+is(e, v, r) = strcol("experiment") eq e && strcol("variant") eq v && strcol("route") eq r
+
 # Columns are read by their names in the header row (column("gbps"), strcol("experiment")):
 # make-plots.sh checks that every recording has each name a script reads.
 set datafile columnheaders
