@@ -168,6 +168,19 @@ need_host_tools() {
     assert_output --partial "$(recording_field "$one" gpus)"
 }
 
+@test "slides: a machine with recordings but none of lab 05 is drawn with its GPUs, named as the others, and says no link was measured" {
+    local fixtures="$BATS_TEST_TMPDIR/fixtures" one suffix
+    one=$(recording 05 gpu_count=1)
+    suffix=$(basename "$one" .csv)
+    suffix=${suffix#lab05-}
+    cp -r "$FIXTURES" "$fixtures"
+    rm "$fixtures/lab05-$suffix".*
+    FIXTURES="$fixtures" run "$REPO_ROOT/slides/diagrams/topology.py"
+    assert_success
+    assert_output --partial "label=\"$(machine_field "$suffix" gpus), $(machine_field "$suffix" link)\"; "
+    assert_output --partial "no lab 05 recording: no link measured"
+}
+
 @test "slides: every image in slides/img is shown by some deck, and every image a deck shows exists" {
     local img
     for img in "$REPO_ROOT"/slides/img/*; do

@@ -78,7 +78,7 @@ def unmeasured(k, m):
     """The cluster body of a machine without a lab 05 recording: its GPUs, no figures."""
     n = int(m["gpu_count"])
     return [gpu(f"m{k}g{g}", f"GPU {g}") for g in range(min(n, 2))] + [
-        f'    m{k}none [label="{machines.hardware(m)}\\nno lab 05 recording: no link measured", style="rounded,dashed"];']
+        f'    m{k}none [label="no lab 05 recording: no link measured", style="rounded,dashed"];']
 
 
 def main():
@@ -94,8 +94,8 @@ def main():
            '  edge [fontname="Liberation Sans"];']
     for k, m in enumerate(drawn):
         fix = lab05.get(m["suffix"])
-        label = fill_recordings.hardware(fix) if fix else machines.hardware(m)
-        out.append(f'  subgraph cluster_m{k} {{ label="{label}"; fontsize=24; style="dashed"; color="#888888";')
+        out.append(f'  subgraph cluster_m{k} {{ label="{fill_recordings.machine_label(m)}"; fontsize=24; style="dashed"; '
+                   f'color="#888888";')
         if not fix:
             out += unmeasured(k, m)
         elif int(m["gpu_count"]) >= 2:
