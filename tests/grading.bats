@@ -353,6 +353,10 @@ kind tails: 0 caught, 0 missed, 1 not checkable here, 1 broken; 2 planted$since2
     run env GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" "$copy/tools/grading/mistakes.sh" --tally "$log"
     assert_failure 2
     assert_output --partial "lab03-grid-wraps.patch: its kind '' is not one of tests/mistakes/kinds.tsv"
+    # and a run that would plant it stops before it builds anything
+    run env GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" CUDA_ARCH=90 MISTAKES=lab03-grid-wraps "$copy/tools/grading/mistakes.sh"
+    assert_failure 2
+    assert_output "mistakes: tests/mistakes/lab03-grid-wraps.patch: its kind '' is not one of tests/mistakes/kinds.tsv"
     rm "$copy/tests/mistakes/kinds.tsv"
     run env GIT_CEILING_DIRECTORIES="$BATS_TEST_TMPDIR" "$copy/tools/grading/mistakes.sh" --tally "$log"
     assert_failure 2

@@ -42,6 +42,16 @@ kinds() {
         { print $1 }' "$table"
 }
 
+# kind_of PATCH IDS: the kind PATCH's "# kind:" line names, which must be one of IDS (kinds'
+# output); else an error naming the patch (status 2).
+kind_of() {
+    local kind
+    kind=$(sed -n 's/^# kind: //p' "$1")
+    grep -qxF -- "$kind" <<<"$2" ||
+        { echo "mistakes: $1: its kind '$kind' is not one of tests/mistakes/kinds.tsv" >&2; return 2; }
+    echo "$kind"
+}
+
 # tally LOG: the counts per kind of the result lines in LOG (a run's own, or a
 # saved make mistakes output). Other lines a run prints (its counts, make's own)
 # and blank lines are passed over; any other line is an error: a log that is not one.
@@ -72,9 +82,7 @@ tally() {
         [ -z "${seen[$name]:-}" ] || { echo "mistakes: $log:$n: $name a second time" >&2; return 2; }
         seen[$name]=1
         [ -f "tests/mistakes/$name.patch" ] || { echo "mistakes: $log:$n: no tests/mistakes/$name.patch" >&2; return 2; }
-        kind=$(sed -n 's/^# kind: //p' "tests/mistakes/$name.patch")
-        grep -qxF -- "$kind" <<<"$ids" ||
-            { echo "mistakes: tests/mistakes/$name.patch: its kind '$kind' is not one of tests/mistakes/kinds.tsv" >&2; return 2; }
+        kind=$(kind_of "tests/mistakes/$name.patch" "$ids") || return 2
         count[$kind,$status]=$((${count[$kind,$status]:-0} + 1))
         total[$kind]=$((${total[$kind]:-0} + 1))
         grep -qxF "tests/mistakes/$name.patch" <<<"$old" || new[$kind]=$((${new[$kind]:-0} + 1))
@@ -96,8 +104,6 @@ case $mode in
         tally "$2"; exit ;;
     *) echo "usage: $0 [--compile-only | --tally LOG]" >&2; exit 2 ;;
 esac
-# A missing or malformed table of kinds stops the run now, not after an hour of tests.
-kinds >/dev/null || exit 2
 arch=${CUDA_ARCH:-$(tools/machine/cuda-arch.sh "${NVCC:-nvcc}")}
 jobs=${MISTAKES_JOBS:-$(nproc)}
 base=${BUILD:-build}
@@ -111,6 +117,12 @@ for patch in tests/mistakes/${MISTAKES:-lab[0-9][0-9]-*}.patch; do
     [ -f "$patch" ] && patches+=("$patch")
 done
 [ ${#patches[@]} -gt 0 ] || { echo "mistakes: no patch matches '${MISTAKES:-lab*}'" >&2; exit 1; }
+# A missing or malformed table of kinds, or a patch of no kind in it, stops the run now, not
+# after an hour of tests.
+ids=$(kinds) || exit 2
+for patch in "${patches[@]}"; do
+    kind_of "$patch" "$ids" >/dev/null || exit 2
+done
 
 # One pristine copy of the sources, mtimes kept, that every scratch tree
 # copies: objects seeded from $BUILD stay newer than their sources.
