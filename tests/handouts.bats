@@ -32,7 +32,7 @@ copy_tree() {
 
 # bats test_tags=lab-rules
 @test "handouts: each cites the recording of every machine of machines.tsv, with the hardware" {
-    local h nn kind fx suffix gpus caption own
+    local h nn part fx suffix gpus caption own
     [ -n "$(machine_suffixes)" ] || fail "tests/fixtures/machines.tsv names no machine"
     for h in $(handouts); do
         nn=$(basename "$(dirname "$h")" | cut -c1-2)
