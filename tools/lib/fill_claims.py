@@ -5,6 +5,14 @@ lists every kind).
 A verdict is the one the lab's host tool computes from a recording; a headline is its lab's
 headlines.tsv template over the figures the judge named. The verdicts, figures, headlines and
 claim names read so far are kept here.
+
+labs/NN-name/headlines.tsv, tab-separated under its header "claim, headline": a template over
+the figures the claim's judge names (lab_figure() in harness/verdicts.c; `build/host/NN-name
+figures FILE` lists them). {name} shows a figure as the claim's sentence prints it; {pct(a,b)}
+shows figure a as a share of figure b (a percentage, not two long counts). Lines of one claim are
+tried in order and the first whose figures the claim all named is shown; a measured verdict with
+no such line stops the filler, naming the claim and the figures it lacks. A figure of the
+chapter's appears in a headline only after "not".
 """
 
 import glob
