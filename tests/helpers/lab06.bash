@@ -28,6 +28,18 @@ lab06_wait_for_rank() {
     return 1
 }
 
+# lab06_launcher_failed PID LOG WHY: wait for the launcher PID, which must fail (else the test
+# fails: "the launcher exited 0 WHY"), then read its LOG into $output, as fail_if_todo and the
+# assertions after it read it.
+lab06_launcher_failed() {
+    if wait "$1"; then
+        fail "the launcher exited 0 $3"
+        return 1
+    fi
+    run cat "$2"
+    fail_if_todo
+}
+
 # lab06_running PID: PID runs (a process that has exited but is not yet reaped does not).
 lab06_running() {
     local state
